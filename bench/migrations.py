@@ -15,6 +15,7 @@ enabled for this run only). Goal: 10,000 workspaces in 10 minutes or less on thi
 5. every workspace schema checked: the column and the migration's row are there.
 
     make bench ARGS="migrations --workspaces 1000"
+    make bench ARGS="migrations --workspaces 2000 --resume"   # a stopped run's workspaces kept
     make bench ARGS="migrations --workspaces 200 --processes 2 --baseline 5"
 """
 
@@ -42,22 +43,32 @@ def _copy(names: list[str]) -> None:
 
 
 def make_workspaces(count: int, copiers: int) -> list[str]:
-    from django.db import connections
+    """The `count` workspaces' schema names, copying those not there yet (an earlier run's
+    schemas are kept by `--resume`: each copy is one transaction, so a schema is whole or absent)."""
+    from django.db import connection, connections
 
     from apps.tenancy.models import Workspace
 
     names = [f"mig_{index:05d}" for index in range(count)]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'mig\\_%%'")
+        there = {row[0] for row in cursor.fetchall()}
+    if there:
+        print(f"  {len(there & set(names))} of them there already", flush=True)
+    missing = [name for name in names if name not in there]
     connections.close_all()
     context = multiprocessing.get_context("fork")
     # Each copier's connection is renewed every 100 copies: a backend's plan cache grows with the
     # schemas it touched (apps.tenancy.cloning.fresh_backend).
-    batches = [names[i : i + 100] for i in range(0, count, 100)]
+    batches = [missing[i : i + 100] for i in range(0, len(missing), 100)]
     with context.Pool(copiers) as pool:
         for done, _ in enumerate(pool.imap_unordered(_copy, batches), start=1):
             if done % 10 == 0 or done == len(batches):
-                print(f"  copied {min(done * 100, count)}/{count}", flush=True)
+                print(f"  copied {min(done * 100, len(missing))}/{len(missing)}", flush=True)
     Workspace.objects.bulk_create(
-        [Workspace(schema_name=name, name=name, brand_name=name) for name in names], batch_size=1000
+        [Workspace(schema_name=name, name=name, brand_name=name) for name in names],
+        batch_size=1000,
+        ignore_conflicts=True,
     )
     return names
 
@@ -68,13 +79,23 @@ def run(argv: list[str]) -> None:
     parser.add_argument("--processes", type=int, default=None, help="default: ATRIUM_MIGRATION_PROCESSES")
     parser.add_argument("--copiers", type=int, default=2, help="processes copying the template")
     parser.add_argument("--baseline", type=int, default=5, help="schemas migrated the old way first")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="the bench's database as a stopped run left it: its workspaces kept, the missing ones "
+        "copied; kept after the run (drop it with a run without --resume)",
+    )
     args, _ = parser.parse_known_args(argv)
 
-    from bench.common import drop_database, use_fresh_database
+    from bench.common import drop_database, existing_database, use_fresh_database
 
     start = time.perf_counter()
-    use_fresh_database()
-    print(f"fresh database, public and template migrated: {time.perf_counter() - start:.1f}s", flush=True)
+    if args.resume:
+        existing_database("atrium_bench")
+        print("the bench's database as an earlier run left it", flush=True)
+    else:
+        use_fresh_database()
+        print(f"fresh database, public and template migrated: {time.perf_counter() - start:.1f}s", flush=True)
 
     import logging
 
@@ -152,4 +173,5 @@ def run(argv: list[str]) -> None:
         columns = cursor.fetchone()[0]
     print(f"  schemas with the new column: {columns} of {args.workspaces}", flush=True)
     print(f"  load (1, 5, 15 min) after: {os.getloadavg()}")
-    drop_database()
+    if not args.resume:
+        drop_database()
