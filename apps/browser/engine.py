@@ -106,13 +106,25 @@ def alive(pid: int, profile: str) -> bool:
     return bool(pid) and _ours(pid, profile)
 
 
+# How long `stop` waits for a killed Chromium to be gone (a SIGKILL takes effect soon, not at once).
+STOP_WAIT_SECONDS = 5.0
+
+
 def stop(pid: int, profile: str) -> None:
-    """The session's Chromium (its whole process group) killed and its profile deleted."""
+    """The session's Chromium (its whole process group) killed, waited for until it is gone (or
+    STOP_WAIT_SECONDS), and its profile deleted."""
     if pid and _ours(pid, profile):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(ChildProcessError, OSError):
-            os.waitpid(pid, os.WNOHANG)
+        # Reaped when it is this process's child; another's child is a zombie with no command
+        # line until its parent reaps it, which is no longer "ours" either.
+        ends = time.monotonic() + STOP_WAIT_SECONDS
+        while True:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, os.WNOHANG)
+            if not _ours(pid, profile) or time.monotonic() > ends:
+                break
+            time.sleep(0.01)
     if profile and Path(profile).parent == Path(settings.ATRIUM_BROWSER_DIR):
         shutil.rmtree(profile, ignore_errors=True)
 
