@@ -457,23 +457,34 @@ def test_a_run_resumed_after_its_worker_died_does_not_run_a_tool_again(
     assert json.loads(json.dumps(tool_results(server.requests[-1])))[0]["id"] == "call_0_createContact"
 
 
+def settle_interrupted(monkeypatch, error: BaseException, *, charged: bool) -> list[dict]:
+    """apikeys' budget_settle raising `error` the first time, before the key is charged or once
+    it is (`charged`); later calls settle. Each call's arguments, in order."""
+    from apps.apikeys import services as apikeys_services
+
+    real_settle = apikeys_services.budget_settle
+    calls: list[dict] = []
+
+    def settle(**kwargs):
+        calls.append(kwargs)
+        if len(calls) > 1:
+            return real_settle(**kwargs)
+        if charged:
+            real_settle(**kwargs)
+        raise error
+
+    monkeypatch.setattr(apikeys_services, "budget_settle", settle)
+    return calls
+
+
 def test_a_run_handed_back_after_an_error_frees_the_reservation_of_the_call_it_could_not_settle(
     model, make_credentials, conversation_of, monkeypatch
 ):
-    from apps.apikeys import services as apikeys_services
-
     mine = make_credentials(budget_usd_cents=100)
     server = model("openai", script(openai_text("Done.", usage=(100, 20))))
-    real_settle = apikeys_services.budget_settle
-    settled = []
-
-    def settle_fails_once(**kwargs):
-        settled.append(kwargs["reservation"].pk)
-        if len(settled) == 1:
-            raise RuntimeError("an error between the answer and its bill")
-        return real_settle(**kwargs)
-
-    monkeypatch.setattr(apikeys_services, "budget_settle", settle_fails_once)
+    calls = settle_interrupted(
+        monkeypatch, RuntimeError("an error between the answer and its bill"), charged=False
+    )
     conversation = conversation_of(mine, "Say done")
 
     assert runner.run_conversation(conversation.pk) is None
@@ -487,7 +498,7 @@ def test_a_run_handed_back_after_an_error_frees_the_reservation_of_the_call_it_c
     # Freed at once, not left to its expiry: the next run has the whole budget.
     key = ApiKey.objects.get(pk=mine.key.pk)
     assert (key.reserved_micro_usd, key.spent_micro_usd) == (0, 0)
-    assert Reservation.objects.get(pk=settled[0]).state == "released"
+    assert Reservation.objects.get(pk=calls[0]["reservation"].pk).state == "released"
 
     finished = run(conversation)
 
@@ -502,25 +513,14 @@ def test_a_worker_that_dies_as_it_bills_a_call_leaves_the_key_and_the_conversati
     # The key's charge and the conversation's cost are one write: a worker killed between them
     # would leave the key charged for a call its conversation does not show, and the resumed run
     # asks the model again (the reply was not recorded), so the key would pay it twice.
-    from apps.apikeys import services as apikeys_services
-
     mine = make_credentials(budget_usd_cents=100)
     server = model("openai", script(openai_text("Billed once.", usage=(100, 20))))
-    real_settle = apikeys_services.budget_settle
-    killed = []
-
-    def dies_once_the_key_is_charged(**kwargs):
-        real_settle(**kwargs)
-        killed.append(kwargs["micro_usd"])
-        raise SystemExit("the worker process is gone")
-
-    monkeypatch.setattr(apikeys_services, "budget_settle", dies_once_the_key_is_charged)
+    calls = settle_interrupted(monkeypatch, SystemExit("the worker process is gone"), charged=True)
     conversation = conversation_of(mine, "Say it once")
     with pytest.raises(SystemExit):
         runner.run_conversation(conversation.pk)
-    monkeypatch.setattr(apikeys_services, "budget_settle", real_settle)
 
-    assert killed and len(server.requests) == 1
+    assert len(calls) == 1 and len(server.requests) == 1
     assert ApiKey.objects.get(pk=mine.key.pk).spent_micro_usd == 0
     stuck = Conversation.objects.get(pk=conversation.pk)
     Conversation.objects.filter(pk=conversation.pk).update(lease_expires_at=stuck.created_at)
