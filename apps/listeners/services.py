@@ -445,14 +445,39 @@ def run_retry(*, actor: Actor, run: Run) -> Run:
             status=run.status,
             why=_("it was stopped at the depth bound, and would stop there again"),
         )
+    version, step = _resumed_at(run)
     Run.objects.filter(pk=run.pk).update(
-        status=Run.Status.QUEUED, attempts=0, error="", due_at=timezone.now(), finished_at=None
+        status=Run.Status.QUEUED,
+        attempts=0,
+        error="",
+        due_at=timezone.now(),
+        finished_at=None,
+        flow_version=version,
+        next_step=step,
     )
     run.refresh_from_db()
     from apps.listeners import tasks
 
     tasks.enqueue(run)
     return run
+
+
+def _resumed_at(run: Run) -> tuple[int, int]:
+    """Where a retried run starts: the listener's flow as it is now (the version a run triggered
+    now would take, with its approvals), at the step that failed, found by its id. A failed step
+    the owner removed: the step after the last one the run did. The steps it did are not done
+    again, whatever their place now."""
+    listener = Listener.objects.get(pk=run.listener_id)  # its version now, not as read before
+    if listener.version == run.flow_version:
+        return run.flow_version, run.next_step
+    old = list(FlowVersion.objects.get(listener=listener, number=run.flow_version).steps)
+    ids = [step["id"] for step in current_steps(listener)]
+    if not ids:
+        return run.flow_version, run.next_step
+    done = {entry["step"] for entry in run.results if entry.get("outcome") == "ok"}
+    after_done = 1 + max((ids.index(each) for each in done if each in ids), default=-1)
+    failed = old[run.next_step]["id"] if run.next_step < len(old) else None
+    return listener.version, max(ids.index(failed), after_done) if failed in ids else after_done
 
 
 def backoff(attempts: int) -> timedelta:

@@ -75,6 +75,46 @@ def test_a_mapping_naming_a_missing_field_fails_its_run_naming_the_step_and_fiel
     assert not Task.objects.filter(title__startswith="Call ").exists()
 
 
+def test_a_retried_run_takes_the_flow_as_it_is_now_from_the_step_that_failed(people):
+    member = people["member"]
+    task = {"id": "task", "tool": "createTask", "arguments": {"title": "Call {{ trigger.manual.who }}"}}
+    listener = active(member, steps=[HELP_STEP, task])
+    run = services.listener_trigger(actor=member, listener=listener, payload={"someone": "Ada"})
+    assert runner.run(run.pk) == "failed"
+    # The owner mends the mapping (a new version, activated again) and retries the failed run.
+    fixed = {**task, "arguments": {"title": "Call {{ trigger.manual.someone }}"}}
+    ok(member, "updateListenerFlow", {"listenerId": listener.pk, "steps": [HELP_STEP, fixed]})
+    listener.refresh_from_db()
+    services.listener_activate(actor=member, listener=listener, approve=[])
+    run.refresh_from_db()
+    services.run_retry(actor=member, run=run)
+    run.refresh_from_db()
+    assert (run.flow_version, run.next_step) == (2, 1)
+    assert runner.run(run.pk) == "succeeded"
+    run.refresh_from_db()
+    assert [(entry["step"], entry["outcome"]) for entry in run.results] == [
+        ("help", "ok"),
+        ("task", "failed"),
+        ("task", "ok"),
+    ]
+    assert Task.objects.filter(title="Call Ada").count() == 1
+    # A failed step the owner removed: the run goes on after the last step it did.
+    broken = services.listener_trigger(actor=member, listener=listener, payload={})
+    assert runner.run(broken.pk) == "failed"
+    ok(
+        member,
+        "updateListenerFlow",
+        {"listenerId": listener.pk, "steps": [HELP_STEP, {**HELP_STEP, "id": "end"}]},
+    )
+    listener.refresh_from_db()
+    services.listener_activate(actor=member, listener=listener, approve=[])
+    broken.refresh_from_db()
+    services.run_retry(actor=member, run=broken)
+    assert runner.run(broken.pk) == "succeeded"
+    broken.refresh_from_db()
+    assert [entry["step"] for entry in broken.results] == ["help", "task", "end"]
+
+
 @pytest.fixture
 def on_new_contacts(people):  # type: ignore[no-untyped-def]
     steps = [{"id": "task", "tool": "createTask", "arguments": {"title": "Welcome {{ record.first_name }}"}}]
