@@ -9,6 +9,8 @@ A model call made inside a tool is paid for even when the tool then fails: the m
 cost it settles (`charged`), the dispatcher collects them around the tool's transaction
 (`collected`), and when that transaction rolled back it has the keys charged again
 (`charge_again`), since the call was made all the same (a refused answer is no way round a budget).
+A tool's model call is metered on the ledger's own connection where it can be (apps.apikeys.apart):
+its charges are committed already, and marked `apart`, never charged again.
 
 The rates the meter prices model calls with are the gateway's (its configured prices, USD per
 million tokens): it fills `rates()` from its `AppConfig.ready()`, so that what a tool says a call
@@ -101,6 +103,9 @@ class Charge:
     # The workspace-local day the spend counts on (the day the call was allowed).
     day: date
     purpose: str
+    # Settled on the ledger's own connection, committed already (apps.apikeys.apart): no rollback
+    # of the caller's takes it, so it is never charged again.
+    apart: bool = False
 
 
 class Keys(Protocol):
@@ -180,6 +185,8 @@ def charge_again(charges: list[Charge]) -> None:
     another error is being answered: a failure here is logged (with the money it concerns), never
     raised over that error."""
     for charge in charges:
+        if charge.apart:
+            continue
         try:
             keys().charge_again(charge)
         except (DatabaseError, LookupError):

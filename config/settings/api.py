@@ -28,6 +28,10 @@ SIGNING_SECRET_ROLL_OVERLAP_HOURS = env.int("ATRIUM_SIGNING_SECRET_ROLL_OVERLAP_
 # A budget reservation not settled within this time belongs to a worker that died: the sweeper
 # releases it. Longer than any model call.
 BUDGET_RESERVATION_TTL_SECONDS = env.int("ATRIUM_BUDGET_RESERVATION_TTL_SECONDS", 900, min=1)
+# A model call made inside a transaction (a tool's) reserves and settles on the ledger's own
+# connection, committed at once, so that the key's row lock is not held through the call
+# (apps.apikeys.apart). The tests turn it off: their keys are not committed.
+ATRIUM_LEDGER_APART = env.bool("ATRIUM_LEDGER_APART", True)
 # Every address the service reaches on someone's behalf (webhook targets, stored APIs, calendar
 # feeds, outside MCP servers, web pages, social networks) must be https to a public address.
 # Development may allow http to loopback (local.py and test.py turn it on; production leaves it off).

@@ -55,6 +55,9 @@ ATRIUM_AUDIT_FLUSH_SECONDS = env.float("ATRIUM_AUDIT_FLUSH_SECONDS", 0.0, min=0)
 # server with a small limit (ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR).
 OAUTH_REGISTRATIONS_PER_HOUR = env.int("ATRIUM_OAUTH_REGISTRATIONS_PER_HOUR", 100000, min=0)
 
+# A tool's model call meters its key inside the test's transaction (apps.apikeys.apart's tests
+# commit and turn this on): the ledger's own connection would not see the test's keys.
+ATRIUM_LEDGER_APART = env.bool("ATRIUM_LEDGER_APART", False)
 # API keys (tests): webhooks may go to http on loopback; a fixed encryption key that is not secret.
 WEBHOOKS_ALLOW_LOOPBACK = env.bool("ATRIUM_WEBHOOKS_ALLOW_LOOPBACK", True)
 # The ESP webhooks the tests sign (apps/mail/tests/test_esp_webhooks.py).

@@ -7,9 +7,10 @@ Each is metered like the agent's calls (apps.gateway.agent.model): the most the 
 reserved against the caller's API key before it is made (the request's bytes taken for input
 tokens, plus the most output tokens), and the cost of the usage the API reported is settled after;
 a call that failed is released. A transcription whose API reports no tokens (whisper-1 reports the
-audio's duration) is charged what was reserved: never less than it may have cost. The settling is
-part of the tool's transaction; a tool that fails after the call has it charged again by the
-dispatcher (apps.core.spending), and a gateway conversation counts it in its cost.
+audio's duration) is charged what was reserved: never less than it may have cost. The ledger's
+writes are committed apart from the tool's transaction (apps.apikeys.apart), so the key's row lock
+is not held through the call, and a tool that fails after the call has paid for it all the same;
+a gateway conversation counts it in its cost.
 """
 
 import dataclasses
@@ -19,7 +20,7 @@ from typing import TypeVar
 
 from django.conf import settings
 
-from apps.apikeys import services as apikeys_services
+from apps.apikeys import apart
 from apps.core import modelcalls
 from apps.gateway.agent.backends import Backend, ModelError, Price, PriceMissing, Usage, configured_backend
 
@@ -73,19 +74,20 @@ def _metered(
     """`call()` with `most` reserved against the key first, released if it fails, and the cost of
     the usage it reports settled after (what was reserved when it reports none); its answer and
     that cost."""
-    reservation = apikeys_services.budget_reserve(key=key, micro_usd=most, purpose=purpose)
+    # Apart from the tool's transaction: the key's row lock is not held through the call.
+    reservation = apart.reserve(key=key, micro_usd=most, purpose=purpose)
     try:
         answer = call()
     except ModelError as error:
-        apikeys_services.budget_release(reservation=reservation)
+        apart.release(reservation=reservation)
         logger.warning("%s: the model call failed (%s)", purpose, error)
         raise modelcalls.CallFailed(str(error)) from None
     except BaseException:
-        apikeys_services.budget_release(reservation=reservation)
+        apart.release(reservation=reservation)
         raise
     used = usage(answer)
     cost = backend.cost(used) if used is not None else most
-    apikeys_services.budget_settle(
+    apart.settle(
         reservation=reservation,
         micro_usd=cost,
         input_tokens=used.read_tokens if used is not None else 0,

@@ -3,7 +3,8 @@ ATRIUM_CATALOGUE_SEARCH_RERANK is on and a model backend is configured.
 
 One short call: the request and each tool's name and first sentence go in, the names come back
 best first. It is metered like the agent's own calls: the most it can cost is reserved against
-the caller's API key before, and the real cost settled after. A call made without an API key (an
+the caller's API key before, and the real cost settled after, apart from the tool's transaction
+(apps.apikeys.apart). A call made without an API key (an
 OAuth connection has none to meter to), a budget that cannot pay, or a model that fails gives no
 order, and the offline one stands.
 """
@@ -12,7 +13,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from apps.apikeys import services as apikeys_services
+from apps.apikeys import apart
 from apps.apikeys.errors import BudgetExceeded, KeyRevoked
 from apps.catalogue.checks import description_body, first_sentence
 from apps.catalogue.registry import ToolSpec
@@ -45,7 +46,7 @@ def rerank(principal: Principal, query: str, tools: Sequence[ToolSpec]) -> list[
         final=True,
     )
     try:
-        reservation = apikeys_services.budget_reserve(
+        reservation = apart.reserve(
             key=principal.api_key_id,
             micro_usd=backend.max_cost(len(body), MAX_TOKENS),
             purpose="searchTools order",
@@ -55,13 +56,13 @@ def rerank(principal: Principal, query: str, tools: Sequence[ToolSpec]) -> list[
     try:
         reply = backend.complete(body, within=SECONDS)
     except ModelError as error:
-        apikeys_services.budget_release(reservation=reservation)
+        apart.release(reservation=reservation)
         logger.warning("searchTools: the model gave no order (%s)", error)
         return None
     except BaseException:
-        apikeys_services.budget_release(reservation=reservation)
+        apart.release(reservation=reservation)
         raise
-    apikeys_services.budget_settle(
+    apart.settle(
         reservation=reservation,
         micro_usd=backend.cost(reply.usage),
         input_tokens=reply.usage.read_tokens,
