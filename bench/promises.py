@@ -38,11 +38,14 @@ LEAK_MIB = 48.0
 # machines of one worker of 8 pool processes, a beat, migrations (a main process and
 # ATRIUM_MIGRATION_PROCESSES 4) and a few operators' sessions, on a PostgreSQL with
 # max_connections 300. Each web process holds at most DATABASE_MAX_CONNECTIONS (16) Django
-# connections and SERVE_ON_LOOP_CONNECTIONS (4) of the event loop's; every other process one.
+# connections and SERVE_ON_LOOP_CONNECTIONS (4) of the event loop's; a pool process two (its
+# task's and, once a tool there has made a model call, the ledger thread's: apps.apikeys.apart);
+# every other process one.
 DOCUMENTED = {
     "web": 12,
     "per_web": 16 + 4,
     "pool": 16,
+    "per_pool": 2,
     "worker": 2,
     "beat": 1,
     "migrations": 5,
@@ -57,7 +60,14 @@ def worst_case() -> int:
     """The most database connections docs/deploy.md's deployment can open (docs/deploy.md,
     Sizing: the same sum)."""
     d = DOCUMENTED
-    return d["web"] * d["per_web"] + d["pool"] + d["worker"] + d["beat"] + d["migrations"] + d["operators"]
+    return (
+        d["web"] * d["per_web"]
+        + d["pool"] * d["per_pool"]
+        + d["worker"]
+        + d["beat"]
+        + d["migrations"]
+        + d["operators"]
+    )
 
 
 @dataclass
