@@ -17,7 +17,10 @@ MAX_TAG = 50
 
 
 def words(query: str | None, *, limit: int = MAX_WORDS) -> list[str]:
-    return [word for word in (query or "").split() if word][:limit]
+    """The query's words. A NUL character separates words: no PostgreSQL text can hold one, so a
+    word with it would make the database refuse the search (a page's `?q=` is not checked by a
+    tool's input model)."""
+    return (query or "").replace("\x00", " ").split()[:limit]
 
 
 def matching(

@@ -166,7 +166,8 @@ def charged(charge: Charge) -> None:
 def collected() -> Iterator[list[Charge]]:
     """The charges settled inside the block. Put it around a transaction: when the block ends
     with an error, that transaction rolled back and took them with it (`charge_again` them);
-    otherwise they stand, and a `collected` block further out keeps them too."""
+    otherwise they stand, and a `collected` block further out keeps them too. Charges settled
+    `apart` stand either way: a block further out keeps them even when this one failed."""
     outer = _collecting.get()
     mine: list[Charge] = []
     token = _collecting.set(mine)
@@ -176,8 +177,8 @@ def collected() -> Iterator[list[Charge]]:
         failed = False
     finally:
         _collecting.reset(token)
-        if outer is not None and not failed:
-            outer.extend(mine)
+        if outer is not None:
+            outer.extend(charge for charge in mine if charge.apart or not failed)
 
 
 def charge_again(charges: list[Charge]) -> None:

@@ -183,15 +183,21 @@ class Ticket(Record):
     def reference(self) -> str:
         return f"[#{self.pk}]"
 
+    # A ticket's clocks stop when it is solved or closed (a merge closes it): a ticket ended
+    # in time is not breached later, with or without a reply (a call solved on the phone).
     def first_reply_breached(self, now: datetime | None = None) -> bool:
-        return self._breached(self.first_reply_due, self.first_replied_at, now)
+        return self._breached(self.first_reply_due, self.first_replied_at or self._ended_at, now)
 
     def resolution_breached(self, now: datetime | None = None) -> bool:
-        return self._breached(self.resolution_due, self.solved_at, now)
+        return self._breached(self.resolution_due, self._ended_at, now)
+
+    @property
+    def _ended_at(self) -> datetime | None:
+        return self.solved_at or self.closed_at
 
     def _breached(self, due: datetime | None, met_at: datetime | None, now: datetime | None) -> bool:
-        """Whether a target due at `due` is missed: met after it, or not met and past it while
-        the clock runs (a paused ticket's clock stands still)."""
+        """Whether a target due at `due` is missed: met (or its clock stopped) after it, or not met
+        and past it while the clock runs (a paused ticket's clock stands still)."""
         if due is None:
             return False
         if met_at is not None:

@@ -5,6 +5,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, F, Q
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
 from apps.core.actors import Actor
@@ -17,14 +19,23 @@ LIVE = ~Q(status__in=[Status.SOLVED, Status.CLOSED])
 
 
 def breached(now: datetime) -> Q:
-    """Tickets past a target: the first reply late or missing past due, or not solved in time."""
+    """Tickets past a target: the first reply late or missing past due, or not solved in time.
+    A ticket's clocks stop when it is solved or closed (a merge closes it): one ended in time
+    never breaches later (`Ticket.first_reply_breached`, `resolution_breached`)."""
+    first_met = Coalesce("first_replied_at", "solved_at", "closed_at")
     first = Q(first_reply_due__isnull=False) & (
-        Q(first_replied_at__gt=F("first_reply_due"))
-        | Q(first_replied_at__isnull=True, paused_at__isnull=True, first_reply_due__lt=now)
+        Q(GreaterThan(first_met, F("first_reply_due")))
+        | Q(
+            first_replied_at__isnull=True,
+            solved_at__isnull=True,
+            closed_at__isnull=True,
+            paused_at__isnull=True,
+            first_reply_due__lt=now,
+        )
     )
     resolution = Q(resolution_due__isnull=False) & (
-        Q(solved_at__gt=F("resolution_due"))
-        | Q(solved_at__isnull=True, paused_at__isnull=True, resolution_due__lt=now)
+        Q(GreaterThan(Coalesce("solved_at", "closed_at"), F("resolution_due")))
+        | Q(solved_at__isnull=True, closed_at__isnull=True, paused_at__isnull=True, resolution_due__lt=now)
     )
     return first | resolution
 
