@@ -186,6 +186,9 @@ class Message(models.Model):
     html = models.TextField(blank=True)  # sanitised (apps.mail.content)
     blocked_images = models.PositiveIntegerField(default=0)
     attachments = models.JSONField(default=list)  # [{name, type, size}]
+    # An auto-reply (`sync.automatic`): an out-of-office, a "we got your message". Nothing should
+    # answer it, or act on it as on a person's words.
+    automatic = models.BooleanField(default=False)
 
     objects = RecordQuerySet.as_manager()
 

@@ -238,6 +238,19 @@ def _header(message: EmailMessage, name: str) -> str:
     return " ".join(str(value or "").split()).replace("\x00", "")
 
 
+def automatic(message: EmailMessage) -> bool:
+    """Whether a program answered with it, by the headers auto-responders set: RFC 3834's
+    Auto-Submitted (anything but "no"), `Precedence: auto_reply`, and the older X-Autoreply and
+    X-Autorespond of vacation responders. (Not `Precedence: list` or `bulk`: a group address such
+    as a shared inbox relays people's own words with them.)"""
+    submitted = _header(message, "Auto-Submitted").split(";")[0].strip().lower()
+    if submitted and submitted != "no":
+        return True
+    if _header(message, "Precedence").strip().lower() == "auto_reply":
+        return True
+    return bool(_header(message, "X-Autoreply") or _header(message, "X-Autorespond"))
+
+
 def _date(message: EmailMessage) -> datetime:
     try:
         value = parsedate_to_datetime(_header(message, "Date"))
@@ -287,6 +300,7 @@ def _store(
         html=body.html,
         blocked_images=body.blocked,
         attachments=body.attachments,
+        automatic=automatic(parsed),
     )
     message.thread = thread_of(mailbox, message)
     message.save()

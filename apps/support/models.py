@@ -272,6 +272,7 @@ class TicketEvent(history.Event):
     class Kind(models.TextChoices):
         UPDATED = "updated", _("updated")
         MERGED = "merged", _("merged")
+        ESCALATED = "escalated", _("escalated")
 
     ticket = models.ForeignKey(Ticket, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)

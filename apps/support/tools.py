@@ -27,7 +27,7 @@ from apps.catalogue.shapes import (
 from apps.core import clean
 from apps.core.errors import NothingToChange, invalid
 from apps.support import placeholders, selectors
-from apps.support.models import CannedReply, Escalation, SlaPolicy, Ticket, TicketComment
+from apps.support.models import CannedReply, Escalation, Priority, SlaPolicy, Ticket, TicketComment
 from apps.support.permissions import SupportPerm
 from apps.support.services import canned_replies, comments, tickets
 
@@ -149,8 +149,8 @@ def _history(ticket: Ticket) -> list[HistoryOut]:
     return sorted(entries, key=lambda entry: (entry.at, entry.kind != "status"))
 
 
-def _person(email: str) -> object:
-    return clean.person_by_email(email) if email.strip() else None
+def _person(email: str, field: str) -> object:
+    return clean.person_by_email(email, field=field) if email.strip() else None
 
 
 class OverviewOut(Out):
@@ -240,7 +240,7 @@ def create_customer_service_ticket(
         requester_name=requester_name,
         priority=priority,
         channel=channel,
-        assignee=_person(assignee_email),
+        assignee=_person(assignee_email, "assigneeEmail"),
         tags=tags,
     )
     return _ticket(ticket)
@@ -269,7 +269,7 @@ def search_tickets(
         query=query,
         statuses=list(status),
         priority=priority,
-        assignee=_person(assignee_email),
+        assignee=_person(assignee_email, "assigneeEmail"),
         requester_email=requester_email,
         breached_only=breached,
     )
@@ -327,7 +327,13 @@ def update_ticket(
     given = changes.given(required=True)
     fields: dict[str, object] = {}
     if "priority" in given:
-        fields["priority"] = given["priority"] or ticket.priority
+        if given["priority"] is None:
+            raise invalid(
+                "priority",
+                _("a ticket always has a priority: choose one of {allowed}"),
+                allowed=", ".join(Priority.values),
+            )
+        fields["priority"] = given["priority"]
     if "assignee_email" in given:
         email = (given["assignee_email"] or "").strip()
         fields["assignee"] = clean.person_by_email(email, field="assigneeEmail") if email else None
@@ -413,7 +419,7 @@ def escalate_ticket(
         ticket=ticket,
         reason=reason,
         department=department,
-        owner=_person(owner_email),
+        owner=_person(owner_email, "ownerEmail"),
         due_at=aware(due_at),
     )
     return _escalation(escalation)

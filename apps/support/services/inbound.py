@@ -88,6 +88,12 @@ def _take(message: Message) -> None:
         sender = mail.address(message.from_address, field="from") if message.from_address else ""
     except AppError:
         sender = ""  # a From no reply can go to: the ticket is opened all the same, unanswerable
+    if ticket is not None and message.automatic:
+        # An out-of-office answering the ticket's mail: kept with it, and nothing more (it does
+        # not reopen the ticket, restart its clocks or open a follow-up of a closed one).
+        _comment(ticket, message, text)
+        ticket.save()
+        return
     if ticket is None or ticket.status == Status.CLOSED:
         ticket_create(
             actor=None,
@@ -100,6 +106,13 @@ def _take(message: Message) -> None:
             message=message,
         )
         return
+    _comment(ticket, message, text)
+    if ticket.status in (Status.PENDING, Status.SOLVED, Status.ON_HOLD):
+        set_status(ticket, Status.OPEN, None)
+    ticket.save()
+
+
+def _comment(ticket: Ticket, message: Message, text: str) -> None:
     TicketComment.objects.create(
         ticket=ticket,
         public=True,
@@ -113,9 +126,6 @@ def _take(message: Message) -> None:
     )
     if ticket.thread_id is None and message.thread_id:
         ticket.thread = message.thread
-    if ticket.status in (Status.PENDING, Status.SOLVED, Status.ON_HOLD):
-        set_status(ticket, Status.OPEN, None)
-    ticket.save()
 
 
 def addresses_name(header: str) -> str:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import history
-from apps.core.actors import Actor, require
+from apps.core.actors import Actor, can, require
 from apps.core.errors import invalid
 from apps.core.records import ANYONE
 from apps.core.search import tags as clean_tags
@@ -40,6 +40,29 @@ Status = Ticket.Status
 def editable(ticket: Ticket) -> None:
     if ticket.status == Status.CLOSED:
         raise errors.TicketClosed(ticket=ticket.pk)
+
+
+def works_tickets(someone: Any, field: str) -> None:
+    """A ticket goes only to someone whose role can work it (reply, change, close it): given to a
+    person who cannot, it would wait on them for ever."""
+    if someone is not None and not can(someone, SupportPerm.EDIT):
+        raise invalid(
+            field,
+            _("{email} cannot work tickets: their role does not let them change one ({permission})"),
+            email=someone.email,
+            permission=SupportPerm.EDIT.value,
+        )
+
+
+def same_customer(ticket: Ticket, other: Ticket) -> bool:
+    """Whether two tickets are one customer's: the same e-mail address, or the same contact. Two
+    without either (calls logged by hand) are not known to be."""
+    theirs, others = ticket.requester_email.lower(), other.requester_email.lower()
+    if theirs and theirs == others:
+        return True
+    return (
+        ticket.requester_contact_id is not None and ticket.requester_contact_id == other.requester_contact_id
+    )
 
 
 def _contact_of(actor: Actor | None, email: str) -> Any:
@@ -82,6 +105,7 @@ def ticket_create(
     service, from an inbound e-mail."""
     if actor is not None:
         require(actor, SupportPerm.EDIT)
+    works_tickets(assignee, "assigneeEmail")
     subject = " ".join(subject.split())
     if not subject:
         raise invalid("subject", _("a ticket needs a subject"))
@@ -143,6 +167,8 @@ def ticket_update(*, actor: Actor, ticket: Ticket, fields: dict[str, Any]) -> li
         raise invalid("type", _("choose one of {allowed}"), allowed=", ".join(Ticket.Type.values))
     if "tags" in fields:
         fields = {**fields, "tags": clean_tags(fields["tags"] or [])}
+    if "assignee" in fields:
+        works_tickets(fields["assignee"], "assigneeEmail")
     if "ticket_type" in fields:
         fields = {**fields, "ticket_type": fields["ticket_type"] or ""}
     changes: dict[str, tuple[Any, Any]] = {}
@@ -203,9 +229,9 @@ def merge_check(*, actor: Actor, ticket: Ticket, into: Ticket, across_customers:
         if each.merged_into_id is not None:
             raise errors.TicketMerged(ticket=each.pk, into=each.merged_into_id)
         editable(each)
-    theirs, others = ticket.requester_email.lower(), into.requester_email.lower()
-    if theirs != others and not across_customers:
+    if not across_customers and not same_customer(ticket, into):
         raise errors.TicketsOfOtherCustomers(ticket=ticket.pk, into=into.pk)
+    clean_tags([*into.tags, *ticket.tags])  # the kept ticket takes both's tags: at most so many
 
 
 def ticket_merge(*, actor: Actor, ticket: Ticket, into: Ticket, across_customers: bool = False) -> Ticket:
@@ -281,6 +307,7 @@ def ticket_escalate(
         raise invalid("reason", _("say why it is escalated"))
     if department is None and owner is None:
         raise invalid("owner_email", _("name the department or the person it goes to"))
+    works_tickets(owner, "ownerEmail")
     if due_at is not None and due_at <= timezone.now():
         raise invalid("due_at", _("the due time must be in the future"))
     with transaction.atomic():
@@ -294,13 +321,28 @@ def ticket_escalate(
             due_at=due_at or ticket.resolution_due,
             created_by=person(actor),
         )
-        if department is not None:
+        changes: dict[str, list[Any]] = {}
+        if department is not None and department.pk != ticket.department_id:
+            changes["department"] = [ticket.department_id, department.pk]
             ticket.department = department
-        if owner is not None:
+        if owner is not None and owner.pk != ticket.assignee_id:
+            changes["assignee"] = [ticket.assignee_id, owner.pk]
             ticket.assignee = owner
         if ticket.status in (Status.NEW, Status.PENDING, Status.ON_HOLD, Status.SOLVED):
             set_status(ticket, Status.OPEN, actor)
         ticket.save()
+        # People and departments by id in the history, as `ticket_update` keeps them.
+        history.record(
+            TicketEvent,
+            actor=actor,
+            ticket=ticket,
+            kind=TicketEvent.Kind.ESCALATED,
+            summary="; ".join(
+                [f"escalated (level {level})"]
+                + [f"{name}: {_said(pair, person=name == 'assignee')}" for name, pair in changes.items()]
+            ),
+            changes={"escalation": [None, escalation.pk], **changes},
+        )
     if owner is not None:
         notify(owner, f"Ticket {ticket.reference} escalated to you", ticket, actor)
     return escalation
