@@ -1,3 +1,4 @@
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -6,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.core.actors import Actor
 from apps.mail import api as mail
 from apps.support import placeholders
-from apps.support.models import Priority, Ticket
+from apps.support.models import Priority, SlaPolicy, Ticket
 from apps.support.services.sla import SETTABLE
 
 
@@ -92,3 +93,76 @@ class ReplyForm(forms.Form):
     text = forms.CharField(label=_("Reply"), max_length=20_000, widget=forms.Textarea(attrs={"rows": 8}))
     internal = forms.BooleanField(label=_("Internal note (never e-mailed)"), required=False)
     canned = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+
+WEEKDAYS = [
+    (1, _("Monday")),
+    (2, _("Tuesday")),
+    (3, _("Wednesday")),
+    (4, _("Thursday")),
+    (5, _("Friday")),
+    (6, _("Saturday")),
+    (7, _("Sunday")),
+]
+
+
+class SlaPolicyForm(forms.Form):
+    """A priority's targets and the business hours they are counted in (services.policies checks
+    them together: a resolution after the first reply, a day that ends after it starts)."""
+
+    first_reply_hours = forms.DecimalField(
+        label=_("First reply within (business hours)"),
+        min_value=Decimal("0.01"),
+        max_value=Decimal("9999.99"),
+        decimal_places=2,
+    )
+    resolution_hours = forms.DecimalField(
+        label=_("Resolved within (business hours)"),
+        min_value=Decimal("0.01"),
+        max_value=Decimal("9999.99"),
+        decimal_places=2,
+    )
+    workdays = forms.TypedMultipleChoiceField(
+        label=_("Working days"), choices=WEEKDAYS, coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    day_starts = forms.TimeField(
+        label=_("The working day starts"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    day_ends = forms.TimeField(
+        label=_("The working day ends"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    time_zone = forms.CharField(
+        label=_("Time zone"), max_length=64, help_text=_("An IANA name, such as Europe/London.")
+    )
+    holidays_country = forms.CharField(
+        label=_("Public holidays of"),
+        max_length=2,
+        required=False,
+        help_text=_(
+            "A country's two-letter code, such as GB: its public holidays are not worked. Empty: none."
+        ),
+    )
+
+    @classmethod
+    def of(cls, policy: SlaPolicy | None) -> "SlaPolicyForm":
+        if policy is None:
+            initial: dict[str, Any] = {
+                "workdays": [1, 2, 3, 4, 5],
+                "day_starts": "09:00",
+                "day_ends": "17:00",
+            }
+            initial["time_zone"] = "UTC"
+        else:
+            initial = {
+                name: getattr(policy, name)
+                for name in (
+                    "first_reply_hours",
+                    "resolution_hours",
+                    "workdays",
+                    "day_starts",
+                    "day_ends",
+                    "time_zone",
+                    "holidays_country",
+                )
+            }
+        return cls(initial=initial)

@@ -4,19 +4,21 @@ administrators, the support mailbox. A ticket's page answers it (a reply or a no
 canned reply if one is chosen); the canned replies have a page of their own."""
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
+from apps.core.errors import FieldInvalid
 from apps.core.pages import READ, chosen, page, paged
 from apps.support import errors, placeholders, selectors
-from apps.support.forms import CannedReplyForm, ReplyForm, SupportMailboxForm
-from apps.support.models import CannedReply, SupportMailboxChange, Ticket
+from apps.support.forms import CannedReplyForm, ReplyForm, SlaPolicyForm, SupportMailboxForm
+from apps.support.models import CannedReply, Priority, SupportMailboxChange, Ticket
 from apps.support.permissions import SupportPerm
-from apps.support.services import canned_replies, comments, inbound, tickets
+from apps.support.services import canned_replies, comments, inbound, policies, tickets
+from apps.support.services.sla import policy_for
 
 SHOWS = ("live", "breached", *Ticket.Status.values)
 
@@ -180,3 +182,55 @@ def mailbox_choose(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         messages.error(request, _("Choose one of the shared mailboxes."))
     return redirect("support:queue")
+
+
+@page(SupportPerm.VIEW, methods=READ)
+def policy_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    rows = [(Priority(priority), policy_for(priority)) for priority in reversed(Priority.values)]
+    return render(
+        request,
+        "support/policies.html",
+        {"nav": "support", "rows": rows, "may_edit": can(request.user, SupportPerm.ADMIN)},
+    )
+
+
+def _priority(priority: str) -> Priority:
+    if priority not in Priority.values:
+        raise Http404(_("No such priority."))
+    return Priority(priority)
+
+
+@page(SupportPerm.ADMIN, back="support:policies")
+def policy_edit(request: AuthenticatedHttpRequest, priority: str) -> HttpResponse:
+    chosen_priority = _priority(priority)
+    policy = policy_for(chosen_priority.value)
+    if request.method == "POST":
+        form = SlaPolicyForm(request.POST)
+        if form.is_valid():
+            try:
+                policies.policy_save(
+                    actor=request.user, priority=chosen_priority.value, fields=form.cleaned_data
+                )
+            except FieldInvalid as refused:
+                field = refused.data["field"]
+                form.add_error(field if field in form.fields else None, str(refused.data["problem"]))
+            else:
+                messages.success(request, _("The SLA policy is saved: tickets opened from now on take it."))
+                return redirect("support:policies")
+    else:
+        form = SlaPolicyForm.of(policy)
+    return render(
+        request,
+        "support/policy.html",
+        {"nav": "support", "priority": chosen_priority, "policy": policy, "form": form},
+    )
+
+
+@page(SupportPerm.ADMIN, methods=("POST",), back="support:policies")
+def policy_remove(request: AuthenticatedHttpRequest, priority: str) -> HttpResponse:
+    chosen_priority = _priority(priority)
+    if policies.policy_remove(actor=request.user, priority=chosen_priority.value):
+        messages.success(
+            request, _("The SLA policy is removed: new tickets of that priority have no targets.")
+        )
+    return redirect("support:policies")

@@ -205,3 +205,72 @@ def test_the_canned_replies_page_takes_any_search_text(acme, people, acme_client
     acme_client.force_login(people["member"])
     assert acme_client.get("/settings/support/replies/?q=%00").status_code == 200
     assert acme_client.get("/settings/support/replies/?q=a%00b").status_code == 200
+
+
+POLICY = {
+    "first_reply_hours": "2",
+    "resolution_hours": "16",
+    "workdays": ["1", "2", "3", "4", "5"],
+    "day_starts": "08:00",
+    "day_ends": "18:00",
+    "time_zone": "Europe/Berlin",
+    "holidays_country": "de",
+}
+
+
+def test_the_sla_policies_are_set_on_their_page_and_new_tickets_take_them(acme, people, acme_client):
+    from apps.support.models import SlaPolicy
+
+    owner, member = people["owner"], people["member"]
+    SlaPolicy.objects.all().delete()
+    acme_client.force_login(owner)
+    listed = acme_client.get("/settings/support/policies/")
+    assert listed.status_code == 200 and "No targets" in listed.text
+    assert acme_client.get("/settings/support/policies/someday/").status_code == 404
+
+    # Refused with the form kept, nothing saved: a resolution before the first reply, no such zone.
+    for wrong, says in [
+        ({"resolution_hours": "1"}, "before it is resolved"),
+        ({"time_zone": "Mars/Olympus"}, "no time zone"),
+        ({"day_ends": "07:00"}, "ends after it starts"),
+        ({"holidays_country": "ZZ"}, "no country"),
+        ({"workdays": []}, "This field is required"),
+        ({"time_zone": "Europe/Ber\x00lin"}, "Null characters"),
+    ]:
+        answer = acme_client.post("/settings/support/policies/urgent/", {**POLICY, **wrong})
+        assert answer.status_code == 200 and says in answer.text, (wrong, answer.text[:300])
+    assert not SlaPolicy.objects.exists()
+
+    saved = acme_client.post("/settings/support/policies/urgent/", POLICY)
+    assert saved.status_code == 302
+    policy = SlaPolicy.objects.get(priority="urgent", deleted_at__isnull=True)
+    assert (policy.time_zone, policy.workdays, policy.holidays_country) == (
+        "Europe/Berlin",
+        [1, 2, 3, 4, 5],
+        "DE",
+    )
+    made = _ticket(member, priority="urgent")
+    assert made["firstReplyDue"] is not None and made["resolutionDue"] is not None
+    assert _ticket(member, priority="low")["firstReplyDue"] is None
+
+    # A member sees the policies and cannot change them.
+    acme_client.force_login(member)
+    seen = acme_client.get("/settings/support/policies/")
+    assert (
+        seen.status_code == 200
+        and "Europe/Berlin" in seen.text
+        and "/settings/support/policies/urgent/" not in seen.text
+    )
+    assert (
+        acme_client.post(
+            "/settings/support/policies/urgent/", {**POLICY, "first_reply_hours": "9"}
+        ).status_code
+        == 403
+    )
+    assert acme_client.post("/settings/support/policies/urgent/remove/").status_code == 403
+
+    acme_client.force_login(owner)
+    assert acme_client.post("/settings/support/policies/urgent/remove/").status_code == 302
+    assert _ticket(member, priority="urgent")["firstReplyDue"] is None
+    # The ticket made under it keeps its due times.
+    assert Ticket.objects.get(pk=made["id"]).first_reply_due is not None
