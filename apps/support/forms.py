@@ -92,7 +92,39 @@ class ReplyForm(forms.Form):
 
     text = forms.CharField(label=_("Reply"), max_length=20_000, widget=forms.Textarea(attrs={"rows": 8}))
     internal = forms.BooleanField(label=_("Internal note (never e-mailed)"), required=False)
+    status = forms.ChoiceField(
+        label=_("Then the ticket is"),
+        required=False,
+        help_text=_(
+            "Left as it is: a reply makes it pending, a note leaves it; a canned reply does what it says."
+        ),
+    )
     canned = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        statuses = dict(Ticket.Status.choices)
+        status = self.fields["status"]
+        assert isinstance(status, forms.ChoiceField)
+        status.choices = [("", _("as the answer leaves it")), *((s, statuses[s]) for s in SETTABLE)]
+
+
+class PersonChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        # By address too: two people may carry the same name.
+        return obj.email if obj.get_full_name() == obj.email else f"{obj.get_full_name()} <{obj.email}>"
+
+
+class AssigneeForm(forms.Form):
+    """Who works the ticket: one of the people whose role may change tickets, or nobody."""
+
+    assignee = PersonChoice(label=_("Assignee"), queryset=None, required=False, empty_label=_("nobody"))
+
+    def __init__(self, *args: Any, workers: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["assignee"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = workers
 
 
 WEEKDAYS = [

@@ -9,7 +9,7 @@ from django.db.models.functions import Coalesce
 from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
-from apps.core.actors import Actor
+from apps.core.actors import Actor, can
 from apps.core.search import matching
 from apps.support.models import CannedReply, Escalation, SatisfactionRating, Ticket
 from apps.support.services.sla import NEAR
@@ -132,3 +132,16 @@ def canned_replies(*, actor: Actor, query: str = "", shared: bool | None = None)
         rows = rows.filter(visibility="workspace" if shared else "private")
     rows = matching(rows, query, ("title", "body"))
     return rows.order_by("-uses", "title", "id")
+
+
+def workers() -> Any:
+    """The active people whose role may work tickets (change them), by name: whom a ticket may be
+    given to (services.tickets.works_tickets)."""
+    from django.contrib.auth import get_user_model
+
+    from apps.support.permissions import SupportPerm
+
+    people = (
+        get_user_model().objects.filter(is_active=True).select_related("role").order_by("full_name", "email")
+    )
+    return people.filter(pk__in=[someone.pk for someone in people[:1000] if can(someone, SupportPerm.EDIT)])

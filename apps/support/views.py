@@ -4,6 +4,7 @@ administrators, the support mailbox. A ticket's page answers it (a reply or a no
 canned reply if one is chosen); the canned replies have a page of their own."""
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -14,7 +15,7 @@ from apps.core.actors import can
 from apps.core.errors import FieldInvalid
 from apps.core.pages import READ, chosen, page, paged
 from apps.support import errors, placeholders, selectors
-from apps.support.forms import CannedReplyForm, ReplyForm, SlaPolicyForm, SupportMailboxForm
+from apps.support.forms import AssigneeForm, CannedReplyForm, ReplyForm, SlaPolicyForm, SupportMailboxForm
 from apps.support.models import CannedReply, Priority, SupportMailboxChange, Ticket
 from apps.support.permissions import SupportPerm
 from apps.support.services import canned_replies, comments, inbound, policies, tickets
@@ -83,6 +84,11 @@ def ticket_detail(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResp
             "first_breached": ticket.first_reply_breached(),
             "resolution_breached": ticket.resolution_breached(),
             "reply_form": ReplyForm(initial=initial) if may_answer else None,
+            "assignee_form": (
+                AssigneeForm(initial={"assignee": ticket.assignee_id}, workers=selectors.workers())
+                if may_answer
+                else None
+            ),
             "canned_replies": replies[:200],
             "chosen_reply": chosen_reply,
         },
@@ -99,13 +105,19 @@ def ticket_reply(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpRespo
         messages.error(request, _("Write the reply or note."))
         return redirect("support:ticket", ticket.pk)
     text, internal = form.cleaned_data["text"], form.cleaned_data["internal"]
+    status = form.cleaned_data["status"] or None
     if form.cleaned_data["canned"]:
         canned = CannedReply.objects.fetch(request.user, form.cleaned_data["canned"])
-        canned_replies.canned_use(
-            actor=request.user, ticket=ticket, canned=canned, internal=internal, text=text
-        )
+        with transaction.atomic():
+            canned_replies.canned_use(
+                actor=request.user, ticket=ticket, canned=canned, internal=internal, text=text
+            )
+            if status is not None:
+                comments.status_set(actor=request.user, ticket=ticket, status=status)
     else:
-        comments.ticket_respond(actor=request.user, ticket=ticket, text=text, internal=internal, status=None)
+        comments.ticket_respond(
+            actor=request.user, ticket=ticket, text=text, internal=internal, status=status
+        )
     messages.success(request, _("The note is added.") if internal else _("The reply is sent."))
     return redirect("support:ticket", ticket.pk)
 
@@ -234,3 +246,28 @@ def policy_remove(request: AuthenticatedHttpRequest, priority: str) -> HttpRespo
             request, _("The SLA policy is removed: new tickets of that priority have no targets.")
         )
     return redirect("support:policies")
+
+
+@page(SupportPerm.EDIT, methods=("POST",))
+def ticket_assign(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResponse:
+    ticket = Ticket.objects.select_related("assignee", "policy").fetch(request.user, ticket_id, "change")
+    form = AssigneeForm(request.POST, workers=selectors.workers())
+    if not form.is_valid():
+        messages.error(request, _("Choose one of the people who work tickets, or nobody."))
+        return redirect("support:ticket", ticket.pk)
+    changed = tickets.ticket_update(
+        actor=request.user, ticket=ticket, fields={"assignee": form.cleaned_data["assignee"]}
+    )
+    if changed:
+        messages.success(
+            request, _("The ticket is given to {who}.").format(who=ticket.assignee or _("nobody"))
+        )
+    return redirect("support:ticket", ticket.pk)
+
+
+@page(SupportPerm.EDIT, methods=("POST",))
+def ticket_close(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpResponse:
+    ticket = Ticket.objects.select_related("policy").fetch(request.user, ticket_id, "change")
+    tickets.ticket_close(actor=request.user, ticket=ticket)
+    messages.success(request, _("The ticket is closed: a new message from the customer opens a follow-up."))
+    return redirect("support:ticket", ticket.pk)

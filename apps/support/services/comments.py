@@ -59,6 +59,16 @@ def ticket_respond(
         return reply_kept(actor=actor, ticket=ticket, text=text, status=status, outgoing=outgoing)
 
 
+def status_set(*, actor: Actor, ticket: Ticket, status: str) -> None:
+    """The ticket moved to `status` by hand (the page's choice beside a canned reply's answer)."""
+    require(actor, SupportPerm.EDIT)
+    editable(ticket)
+    _check_status(status)
+    if status != ticket.status:
+        set_status(ticket, status, actor)
+        ticket.save()
+
+
 def reply_kept(
     *, actor: Actor, ticket: Ticket, text: str, status: str | None, outgoing: Any
 ) -> TicketComment:

@@ -274,3 +274,35 @@ def test_the_sla_policies_are_set_on_their_page_and_new_tickets_take_them(acme, 
     assert _ticket(member, priority="urgent")["firstReplyDue"] is None
     # The ticket made under it keeps its due times.
     assert Ticket.objects.get(pk=made["id"]).first_reply_due is not None
+
+
+def test_on_a_ticket_s_page_an_agent_sets_the_status_gives_the_ticket_and_closes_it(
+    acme, people, acme_client
+):
+    member, viewer, admin = people["member"], people["viewer"], people["admin"]
+    made = _ticket(member)
+    page = f"/settings/support/tickets/{made['id']}/"
+    acme_client.force_login(member)
+    shown = acme_client.get(page).text
+    assert "Who works it" in shown and "Close the ticket" in shown and viewer.email not in shown
+    # A note that solves the ticket (a call ended on the phone).
+    acme_client.post(f"{page}reply/", {"text": "Solved on the phone.", "internal": "on", "status": "solved"})
+    ticket = Ticket.objects.get(pk=made["id"])
+    assert ticket.status == "solved" and ticket.comments.filter(public=False).count() == 1
+    refused_status = acme_client.post(f"{page}reply/", {"text": "x", "internal": "on", "status": "closed"})
+    assert refused_status.status_code == 302 and Ticket.objects.get(pk=made["id"]).comments.count() == 2
+    # Given to someone who works tickets; a viewer is not among the choices.
+    acme_client.post(f"{page}assign/", {"assignee": admin.pk})
+    assert Ticket.objects.get(pk=made["id"]).assignee_id == admin.pk
+    acme_client.post(f"{page}assign/", {"assignee": viewer.pk})
+    assert Ticket.objects.get(pk=made["id"]).assignee_id == admin.pk
+    acme_client.post(f"{page}assign/", {"assignee": ""})
+    assert Ticket.objects.get(pk=made["id"]).assignee_id is None
+    # A viewer cannot; then the agent closes it.
+    acme_client.force_login(viewer)
+    assert acme_client.post(f"{page}close/").status_code == 403
+    assert "Close the ticket" not in acme_client.get(page).text
+    acme_client.force_login(member)
+    acme_client.post(f"{page}close/")
+    assert Ticket.objects.get(pk=made["id"]).status == "closed"
+    assert "Close the ticket" not in acme_client.get(page).text
