@@ -33,7 +33,7 @@ def seed(*, people: list[Any], domain: str) -> None:
                 resolution_hours=Decimal(resolution),
                 time_zone="Europe/London",
                 workdays=[1, 2, 3, 4, 5],
-                holidays_country="GB",
+                holidays_country="GB-ENG",
                 created_by=owner,
             )
     # Seeded before the mail area's demo (areas in key order): the shared mailbox is made here

@@ -168,10 +168,11 @@ class SlaPolicyForm(forms.Form):
     )
     holidays_country = forms.CharField(
         label=_("Public holidays of"),
-        max_length=2,
+        max_length=10,
         required=False,
         help_text=_(
-            "A country's two-letter code, such as GB: its public holidays are not worked. Empty: none."
+            "A country's two-letter code, such as FR, or a region's, such as GB-ENG, DE-BY or US-CA: its "
+            "public holidays are not worked. Empty: none."
         ),
     )
 

@@ -1,6 +1,7 @@
-"""Business hours of an SLA policy: working days and hours in its time zone, without its country's
-public holidays (the `holidays` library). `add` moves a moment on by business time; `between`
-measures the business time between two moments (what a paused clock gives back)."""
+"""Business hours of an SLA policy: working days and hours in its time zone, without the public
+holidays of its country, or of a region of it (the `holidays` library). `add` moves a moment on by
+business time; `between` measures the business time between two moments (what a paused clock gives
+back)."""
 
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -14,15 +15,31 @@ from apps.support.models import SlaPolicy
 HORIZON_DAYS = 366 * 2
 
 
+def _place(code: str) -> tuple[str, str | None]:
+    """A country's two-letter code, and its region's as the `holidays` library spells it, of a
+    code such as "GB" or "GB-ENG" (ISO 3166-2: England's holidays, not all of the United
+    Kingdom's); ("", None) when the library does not know them."""
+    country, _dash, region = code.strip().upper().partition("-")
+    regions = holidays.list_supported_countries().get(country)
+    if regions is None:
+        return "", None
+    if not region:
+        return country, None
+    spelt = next((each for each in regions if each.upper() == region), None)
+    return (country, spelt) if spelt is not None else ("", None)
+
+
 @lru_cache(maxsize=64)
-def _public_holidays(country: str, year: int) -> frozenset[date]:
+def _public_holidays(code: str, year: int) -> frozenset[date]:
+    country, region = _place(code) if code else ("", None)
     if not country:
         return frozenset()
-    return frozenset(holidays.country_holidays(country, years=year))
+    return frozenset(holidays.country_holidays(country, subdiv=region, years=year))
 
 
-def known_country(country: str) -> bool:
-    return country.upper() in holidays.list_supported_countries()
+def known_country(code: str) -> bool:
+    """Whether the `holidays` library knows the country, and the region when one is given."""
+    return bool(_place(code)[0])
 
 
 def _working_window(policy: SlaPolicy, day: date) -> tuple[datetime, datetime] | None:

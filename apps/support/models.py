@@ -57,7 +57,8 @@ class SlaPolicy(Record):
     workdays = models.JSONField(_("working days"), default=list)  # ISO weekdays, 1 = Monday
     day_starts = models.TimeField(_("working day starts"), default="09:00")
     day_ends = models.TimeField(_("working day ends"), default="17:00")
-    holidays_country = models.CharField(_("public holidays of"), max_length=2, blank=True)
+    # A country's code ("GB"), or a region's ("GB-ENG", "DE-BY", "US-CA": ISO 3166-2).
+    holidays_country = models.CharField(_("public holidays of"), max_length=10, blank=True)
 
     class Meta:
         ordering = ["priority", "id"]

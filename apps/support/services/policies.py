@@ -64,7 +64,10 @@ def _checked(fields: dict[str, Any]) -> dict[str, Any]:
     if country and not hours.known_country(country):
         raise invalid(
             "holidays_country",
-            _("{country!r} is no country whose holidays are known: give its two-letter code, such as GB"),
+            _(
+                "{country!r} is no country or region whose holidays are known: give a country's "
+                "two-letter code, such as FR, or a region's, such as GB-ENG"
+            ),
             country=country,
         )
     return {

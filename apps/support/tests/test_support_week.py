@@ -306,3 +306,38 @@ def test_on_a_ticket_s_page_an_agent_sets_the_status_gives_the_ticket_and_closes
     acme_client.post(f"{page}close/")
     assert Ticket.objects.get(pk=made["id"]).status == "closed"
     assert "Close the ticket" not in acme_client.get(page).text
+
+
+def test_a_policy_keeps_a_region_s_holidays(acme, people, acme_client):
+    from datetime import UTC, datetime
+
+    from apps.support import hours
+    from apps.support.models import SlaPolicy
+
+    SlaPolicy.objects.all().delete()
+    acme_client.force_login(people["owner"])
+    refused_region = acme_client.post(
+        "/settings/support/policies/normal/", {**POLICY, "holidays_country": "GB-XX"}
+    )
+    assert "no country or region" in refused_region.text, refused_region.text[
+        refused_region.text.find("<main") :
+    ][:3000]
+    assert not SlaPolicy.objects.exists()
+    acme_client.post(
+        "/settings/support/policies/normal/",
+        {
+            **POLICY,
+            "time_zone": "Europe/London",
+            "day_starts": "09:00",
+            "day_ends": "17:00",
+            "holidays_country": "gb-eng",
+        },
+    )
+    policy = SlaPolicy.objects.get(priority="normal")
+    assert policy.holidays_country == "GB-ENG"
+    # From Thursday before Easter 2027: Good Friday and Easter Monday are England's holidays (the
+    # United Kingdom's as a whole leave Easter Monday out); two hours end on Tuesday.
+    thursday = datetime(2027, 3, 25, 16, 0, tzinfo=UTC)  # 16:00 in London (before summer time)
+    assert hours.add(policy, thursday, 2) == datetime(2027, 3, 30, 9, 0, tzinfo=UTC)  # 10:00 BST
+    policy.holidays_country = "GB"
+    assert hours.add(policy, thursday, 2) == datetime(2027, 3, 29, 9, 0, tzinfo=UTC)
