@@ -87,18 +87,24 @@ Tag = Annotated[str, Field(min_length=1, max_length=50)]
 Tags = Annotated[list[Tag], Field(max_length=30)]
 
 
+# The years a date or date-time argument may fall in. Far out of them, a time moved to UTC or to a
+# zone falls outside what Python's datetime holds (year 1 with an offset east of UTC, 9999 with
+# one west), and one stored that way fails every later read of its record, for everyone.
+YEARS = (1000, 2999)
+
+
 class TextChecked(BaseModel):
     """Base of every input model, a tool's arguments (`registry.ArgumentsModel`) and the objects
     nested in them (`In`): no text in them may hold what no store can keep, NUL or a lone UTF-16
-    surrogate (`apps.core.json_input.text_problem`), whatever door the arguments came through.
-    The MCP endpoint refuses such JSON before it reaches a tool; the gateway's agent, callTool and
-    in-process callers are stopped here, with the argument error that names the field, instead of
-    failing in the database."""
+    surrogate (`apps.core.json_input.text_problem`), and no date or date-time lies outside `YEARS`,
+    whatever door the arguments came through. The MCP endpoint refuses such JSON text before it
+    reaches a tool; the gateway's agent, callTool and in-process callers are stopped here, with
+    the argument error that names the field, instead of failing in the database."""
 
     @field_validator("*", mode="after")
     @classmethod
     def _storable_text(cls, value: Any) -> Any:
-        found = _unstorable_text(value)
+        found = _unstorable(value)
         if found is not None:
             where, problem = found
             raise PydanticCustomError(
@@ -107,9 +113,10 @@ class TextChecked(BaseModel):
         return value
 
 
-def _unstorable_text(value: Any) -> tuple[str, str] | None:
+def _unstorable(value: Any) -> tuple[str, str] | None:
     """(where inside `value`, what is wrong) for the first text of `value` that no store can keep,
-    or None. Models of this kind nested inside have checked their own fields already."""
+    or date out of `YEARS`, or None. Models of this kind nested inside have checked their own
+    fields already."""
     # (value, where): iterative, so that no nesting exhausts the interpreter's recursion.
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
@@ -118,6 +125,9 @@ def _unstorable_text(value: Any) -> tuple[str, str] | None:
             problem = json_input.text_problem(item)
             if problem is not None:
                 return (f"{where} " if where else ""), problem
+        elif isinstance(item, date):  # a datetime is a date too
+            if not YEARS[0] <= item.year <= YEARS[1]:
+                return (f"{where} " if where else ""), f"must be in the years {YEARS[0]} to {YEARS[1]}"
         elif isinstance(item, dict):
             for key, inner in item.items():
                 if isinstance(key, str):

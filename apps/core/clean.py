@@ -51,16 +51,18 @@ def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
 
 
 def currency(value: Any, *, field: str = "currency") -> str:
-    """An ISO 4217 currency code, upper case ("eur" -> "EUR"). Codes the standard does not list
-    (ZZZ) are refused; so are the standard's codes of no money (XAU, XXX) only where amounts are
-    posted (apps.accounting.lib.money)."""
+    """An ISO 4217 currency code of money, upper case ("eur" -> "EUR"): codes the standard does
+    not list (ZZZ) are refused, and so are its codes of no money, without minor units (XAU gold,
+    XXX "no currency", XTS for tests): every currency kept here is one of amounts."""
     code = str(value or "").strip().upper()
     try:
-        iso4217.Currency(code)
+        known = iso4217.Currency(code)
     except ValueError:
         raise invalid(
             field, _("{value!r} is not a three-letter ISO 4217 code such as EUR, GBP or USD"), value=value
         ) from None
+    if known.exponent is None:
+        raise invalid(field, _("{code} is not an ISO 4217 currency of money"), code=code)
     return code
 
 

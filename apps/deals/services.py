@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import clean, history, kinds, pipelines, records, recurrence, sharing
-from apps.core.actors import Actor, actor_id, require
+from apps.core.actors import Actor, actor_id, can, require
 from apps.core.errors import NoExchangeRate, invalid
 from apps.deals import errors
 from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
@@ -170,6 +170,15 @@ def _rate(deal: Deal, given: Any) -> None:
     currency, else the one given, kept with the day it was given."""
     deal.rate_date = timezone.localdate()
     source, target = deal.currency, deal.pipeline.currency
+    if given is not None and source == target and _given_rate(given) != 1:
+        raise invalid(
+            "rate",
+            _(
+                "the deal is in {currency}, its pipeline's currency: its rate is 1 (a rate goes with "
+                "another currency)"
+            ),
+            currency=source,
+        )
     checked = _given_rate(given) if given is not None and source != target else None
     try:
         found = accounting.rate(source=source, target=target, on=deal.rate_date, given=checked, look_up=False)
@@ -178,6 +187,27 @@ def _rate(deal: Deal, given: Any) -> None:
             source=source, target=target, details={"rate": ["required for another currency"]}
         ) from None
     deal.exchange_rate = found.value
+
+
+def _worker(email: str, deal: Deal | None = None) -> Any:
+    """The person named by `email` to own a deal or a follow-up: one whose role may work deals,
+    and who may see `deal` (a follow-up they could not see would wait on them for ever)."""
+    someone = clean.person_by_email(email, field="ownerEmail")
+    if not can(someone, DealsPerm.MANAGE):
+        raise invalid(
+            "ownerEmail",
+            _("{email} cannot work deals: their role does not let them change one ({permission})"),
+            email=someone.email,
+            permission=DealsPerm.MANAGE.value,
+        )
+    if deal is not None and not Deal.objects.restrict(someone).filter(pk=deal.pk).exists():
+        raise invalid(
+            "ownerEmail",
+            _("{email} may not see deal {deal}: share it with them first (shareDeal)"),
+            email=someone.email,
+            deal=deal.pk,
+        )
+    return someone
 
 
 def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> None:
@@ -198,7 +228,7 @@ def _apply(actor: Actor, deal: Deal, fields: dict[str, Any], creating: bool) -> 
     if "group_account_id" in fields:
         deal.group_account = _party(actor, "group_account", fields["group_account_id"])
     if "owner_email" in fields:
-        deal.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        deal.owner = _worker(fields["owner_email"]) if fields["owner_email"] else None
     if "visibility" in fields:
         if fields["visibility"] not in sharing.Visibility.values:
             raise invalid("visibility", _("workspace or private"))
@@ -516,7 +546,7 @@ def follow_up_schedule(
     deal = Deal.objects.select_related("owner").fetch(actor, deal_id, "change", lock=True)
     if deal.status != Deal.Status.OPEN:
         raise errors.ClosedDealNeedsNoFollowUp(deal=deal.pk, status=deal.status)
-    owner = clean.person_by_email(owner_email) if owner_email else (deal.owner or person(actor))
+    owner = _worker(owner_email, deal) if owner_email else (deal.owner or person(actor))
     zone = zone_of(owner)
     due_at = due_time(due, zone)
     if due_at.astimezone(zone).date() < timezone.now().astimezone(zone).date():

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.errors import AmountTooLarge
 from apps.core import clean
-from apps.core.errors import AppError, invalid
+from apps.core.errors import invalid
 
 ROUNDING = ROUND_HALF_UP
 # The ledger's amount columns (apps.accounting.models.ledger.money_field): numeric(20, 4).
@@ -45,14 +45,9 @@ def minor_units(currency: str) -> int:
 
 
 def currency_code(value: str, *, field: str = "currency") -> str:
-    """`value` as an ISO 4217 code of money ("eur" -> "EUR"), or a validation error naming `field`:
-    apps.core.clean's code, with minor units (not gold, not a testing code)."""
-    code = clean.currency(value, field=field)
-    try:
-        minor_units(code)
-    except AppError:
-        raise invalid(field, _("{code} is not an ISO 4217 currency of money"), code=code) from None
-    return code
+    """`value` as an ISO 4217 code of money ("eur" -> "EUR"), or a validation error naming `field`
+    (apps.core.clean's rule: with minor units, not gold, not a testing code)."""
+    return clean.currency(value, field=field)
 
 
 def round_money(amount: Decimal, currency: str) -> Decimal:

@@ -124,7 +124,7 @@ BAD = [
     (
         "updateDeal",
         lambda w: {"dealId": w["deal"].pk, "changes": {"ownerEmail": "nobody@else.example"}},
-        "nobody in",
+        "no active person",
     ),
     ("listDeals", lambda w: {"status": "maybe"}, "status"),
     ("searchDeals", lambda w: {"query": ""}, "query"),

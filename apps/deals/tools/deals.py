@@ -4,6 +4,7 @@ Platform tools on deals (deleteDeal to the bin, restoreDeal, getDealHistory)."""
 from datetime import date
 from typing import Annotated, Literal
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from pydantic import Field
 
@@ -12,12 +13,14 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.kit import open_tool, share_tool
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, HistoryOut, Limit, Offset, Out, Page, paginate
+from apps.contacts import api as contacts_api
 from apps.core import customfields, search
 from apps.core.errors import invalid
 from apps.deals import services
 from apps.deals.models import Deal, DealEvent
 from apps.deals.permissions import DealsPerm
 from apps.deals.shapes import DealId, DealOut, DealSummary, StageId
+from apps.groupaccounts import api as groupaccounts_api
 from apps.tenancy import links
 
 Money = Annotated[float, Field(ge=0, le=10**13, description="In currency")]
@@ -27,10 +30,13 @@ Owner = Annotated[str | None, Field(max_length=254, description="A person's e-ma
 Currency = Annotated[str, Field(min_length=3, max_length=3, description="ISO 4217")]
 
 
-def _deal(ctx: ToolContext, deal_id: int) -> DealOut:
+def _deal(ctx: ToolContext, deal_id: int, *, as_left: bool = False) -> DealOut:
+    """The deal as `ctx`'s person sees it; `as_left`: as they just left it, though they may not
+    see it any more (a private deal they handed over)."""
     rows = Deal.objects.select_related("pipeline", "stage", "owner", "contact", "group_account")
     # With its custom field values, in the same statement (apps.core.customfields).
-    deal = customfields.annotate(rows, "deals").fetch(ctx.actor, deal_id, trash=True)
+    rows = customfields.annotate(rows, "deals")
+    deal = rows.get(pk=deal_id) if as_left else rows.fetch(ctx.actor, deal_id, trash=True)
     customfields.seen("deals", deal)
     return DealOut.of(deal, url=links.page("deals:detail", deal_id=deal.pk), reader=ctx.actor)
 
@@ -120,7 +126,9 @@ def update_deal(
         if name in given and given[name] is None:
             raise invalid(name, _("cannot be cleared"))
     deal, changed = services.deal_update(actor=ctx.actor, deal_id=deal_id, fields=given)
-    return UpdatedOut(deal=_deal(ctx, deal.pk), changed=changed)
+    # A private deal handed to someone else is theirs now: the answer shows it as it was left.
+    still_seen = Deal.objects.restrict(ctx.actor, trash="include").filter(pk=deal.pk).exists()
+    return UpdatedOut(deal=_deal(ctx, deal.pk, as_left=not still_seen), changed=changed)
 
 
 def _listed(ctx: ToolContext, pipeline_id: int | None, status: str | None, owner_email: str | None) -> object:
@@ -165,8 +173,16 @@ def search_deals(
 ) -> Page[DealSummary]:
     """Find deals by words in their title, notes, contact or account name. By filters: listDeals."""
     rows = _listed(ctx, None, status, None)
-    fields = ("title", "notes", "group_account__name", "contact__first_name", "contact__last_name")
-    rows = search.matching(rows, query, fields).order_by("-updated_at", "id")
+    # The deal's contact and account by name only where the reader may see them: a private
+    # contact's name finds nothing for someone who may not (as getDeal blanks it for them).
+    people, accounts = contacts_api.contacts(ctx.actor), groupaccounts_api.accounts(ctx.actor)
+
+    def linked(word: str) -> Q:
+        return Q(contact__in=people.filter(search.holds(word, ("first_name", "last_name")))) | Q(
+            group_account__in=accounts.filter(search.holds(word, ("name",)))
+        )
+
+    rows = search.matching(rows, query, ("title", "notes"), also=linked).order_by("-updated_at", "id")
     return paginate(rows, limit=limit, offset=offset, item=DealSummary.of)
 
 
