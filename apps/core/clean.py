@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
-from apps.core import times
+from apps.core import json_input, times
 from apps.core.errors import FieldRequired, NotFound, invalid
 
 
@@ -43,6 +43,11 @@ def long_text(value: Any, *, field: str, limit: int, required: bool = False) -> 
 
 
 def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
+    # A page's form or a service's caller may bring what a tool's input model refuses: NUL, a
+    # lone surrogate (no store keeps them: PostgreSQL refuses the row).
+    problem = json_input.text_problem(cleaned)
+    if problem is not None:
+        raise invalid(field, problem)
     if required and not cleaned:
         raise FieldRequired(field=field, details={field: [_("is required and cannot be empty")]})
     if len(cleaned) > limit:

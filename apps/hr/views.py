@@ -84,8 +84,8 @@ def leave_decide(request: AuthenticatedHttpRequest, request_id: int) -> HttpResp
         leave.request_approve(actor=request.user, request=found)
         messages.success(request, f"Leave of {found.employee.full_name} approved.")
     else:
-        leave.request_deny(actor=request.user, request=found, reason=request.POST.get("reason", ""))
-        messages.success(request, f"Leave of {found.employee.full_name} is {found.status}.")
+        decided = leave.request_deny(actor=request.user, request=found, reason=request.POST.get("reason", ""))
+        messages.success(request, f"Leave of {found.employee.full_name} is {decided.status}.")
     return redirect("hr:home")
 
 

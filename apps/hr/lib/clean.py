@@ -11,16 +11,30 @@ from django.utils.translation import gettext as _
 
 from apps.core.errors import invalid
 
+# The days an employment may start and end on: a start decades back would have every balance
+# accrued year by year from it (apps.hr.services.leave.ledger_ensure).
+EMPLOYMENT = (date(1950, 1, 1), date(2100, 12, 31))
 
-def day(value: Any, *, field: str) -> date:
+
+def day(value: Any, *, field: str, within: tuple[date, date] | None = None) -> date:
+    """A date (YYYY-MM-DD), on or between the two days of `within` when given."""
     if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value))
-    except ValueError:
-        raise invalid(field, _("{value!r} is not a date (YYYY-MM-DD)"), value=value) from None
+        found = value.date()
+    elif isinstance(value, date):
+        found = value
+    else:
+        try:
+            found = date.fromisoformat(str(value))
+        except ValueError:
+            raise invalid(field, _("{value!r} is not a date (YYYY-MM-DD)"), value=value) from None
+    if within is not None and not within[0] <= found <= within[1]:
+        raise invalid(
+            field,
+            _("must be from {first} to {last}"),
+            first=within[0].isoformat(),
+            last=within[1].isoformat(),
+        )
+    return found
 
 
 def decimal(value: Any, *, field: str, low: str, high: str, places: str = "0.01") -> Decimal:

@@ -8,8 +8,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from apps.core import workspaces
+from apps.core.clean import plain
 
 logger = logging.getLogger(__name__)
 CALENDAR_NAME = "Leave"
@@ -36,8 +38,11 @@ def show(*, actor: Any, request: Any) -> int | None:
         calendar=CALENDAR_NAME,
         calendar_description=_("Approved leave (from the HR area)"),
         title=title,
-        description=_("%(days)s working days of %(policy)s")
-        % {"days": request.days, "policy": request.policy.name},
+        # Never the kind of leave: the calendar is everyone's, and sick leave is health data.
+        description=ngettext(
+            "%(days)s working day of leave", "%(days)s working days of leave", 1 if request.days == 1 else 2
+        )
+        % {"days": plain(request.days)},
         starts_at=datetime.combine(request.start_date, time(0), tzinfo=zone),
         ends_at=datetime.combine(request.end_date + timedelta(days=1), time(0), tzinfo=zone),
         time_zone=employee.time_zone,

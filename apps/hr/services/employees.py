@@ -3,6 +3,7 @@ employee into the workspace as a person."""
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -123,9 +124,16 @@ def _apply(actor: Actor, employee: Employee, fields: dict[str, Any], creating: b
     if creating or "start_date" in fields:
         if not fields.get("start_date"):
             raise invalid("startDate", _("is required"))
-        employee.start_date = hr_clean.day(fields["start_date"], field="startDate")
+        latest = min(hr_clean.EMPLOYMENT[1], timezone.localdate() + timedelta(days=10 * 366))
+        employee.start_date = hr_clean.day(
+            fields["start_date"], field="startDate", within=(hr_clean.EMPLOYMENT[0], latest)
+        )
     if "end_date" in fields:
-        employee.end_date = hr_clean.day(fields["end_date"], field="endDate") if fields["end_date"] else None
+        employee.end_date = (
+            hr_clean.day(fields["end_date"], field="endDate", within=hr_clean.EMPLOYMENT)
+            if fields["end_date"]
+            else None
+        )
     if employee.end_date and employee.end_date < employee.start_date:
         raise invalid(
             "endDate",

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
+from apps.core import clean
 from apps.core.actors import Actor, require
 from apps.core.clean import plain
 from apps.core.errors import invalid
@@ -394,6 +395,11 @@ def _lock(employee: Employee) -> Employee:
     return Employee.objects.select_for_update().get(pk=employee.pk)
 
 
+# Leave is asked for within so many days of today, either way (the policy's max_past_days also
+# bounds the past): a date decades out would have the balance accrued year by year up to it.
+LEAVE_WINDOW_DAYS = 10 * 366
+
+
 @transaction.atomic
 def request_submit(
     *,
@@ -412,6 +418,13 @@ def request_submit(
         raise NotYourLeave()
     employee = _lock(employee)
     today = timezone.localdate()
+    for field, value in (("startDate", start), ("endDate", end)):
+        if abs((value - today).days) > LEAVE_WINDOW_DAYS:
+            raise invalid(
+                field,
+                _("{day} is more than ten years from today: leave is asked for within ten years"),
+                day=value.isoformat(),
+            )
     if end < start:
         raise invalid("endDate", _("the last day is before the first ({start})"), start=start.isoformat())
     if start.year != end.year:
@@ -478,7 +491,7 @@ def request_submit(
         start_half=start_half,
         end_half=end_half,
         days=days,
-        note=note.strip()[:500],
+        note=clean.long_text(note, field="note", limit=500),
         requested_by=person(actor),
         created_by=person(actor),
     )
@@ -557,7 +570,7 @@ def _take(actor: Actor, request: LeaveRequest, employee: Employee, note: str) ->
     )
     request.status = LeaveRequest.Status.APPROVED
     request.decided_by, request.decided_at = person(actor), timezone.now()
-    request.decision_note = note.strip()[:500]
+    request.decision_note = clean.long_text(note, field="note", limit=500)
     request.calendar_event_id = calendar_link.show(actor=actor, request=request)
     request.save()
 
@@ -566,16 +579,23 @@ def _take(actor: Actor, request: LeaveRequest, employee: Employee, note: str) ->
 def request_deny(*, actor: Actor, request: LeaveRequest, reason: str) -> LeaveRequest:
     """Denies a pending request, or cancels an approved one: its days return to the balance."""
     request = LeaveRequest.objects.select_for_update().select_related("employee", "policy").get(pk=request.pk)
-    _check_approver(actor, request)
-    reason = " ".join(reason.split())
-    if not reason:
+    if not " ".join(str(reason or "").split()):
         raise invalid("reason", _("say why, for the employee"))
+    reason = clean.text(reason, field="reason", limit=500)
+    actor_pk = getattr(actor, "pk", None)
+    own = actor_pk is not None and actor_pk in (request.requested_by_id, request.employee.user_id)
+    if own and request.status == LeaveRequest.Status.PENDING:
+        # Withdrawn by the one who asked: nothing was taken, so nobody else need decide.
+        return _decide_against(actor, request, reason, withdrawn=True)
+    _check_approver(actor, request)
     return _decide_against(actor, request, reason)
 
 
-def _decide_against(actor: Actor, request: LeaveRequest, reason: str) -> LeaveRequest:
+def _decide_against(
+    actor: Actor, request: LeaveRequest, reason: str, *, withdrawn: bool = False
+) -> LeaveRequest:
     if request.status == LeaveRequest.Status.PENDING:
-        request.status = LeaveRequest.Status.DENIED
+        request.status = LeaveRequest.Status.CANCELLED if withdrawn else LeaveRequest.Status.DENIED
     elif request.status == LeaveRequest.Status.APPROVED:
         _reopen(request.employee, request.policy, request.start_date)
         LeaveEntry.objects.create(
@@ -598,7 +618,7 @@ def _decide_against(actor: Actor, request: LeaveRequest, reason: str) -> LeaveRe
             status=request.status,
         )
     request.decided_by, request.decided_at = person(actor), timezone.now()
-    request.decision_note = reason[:500]
+    request.decision_note = reason
     request.save()
     _tell_requester(actor, request, str(request.status))
     logger.info("leave request %s %s by %s", request.pk, request.status, getattr(actor, "pk", None))

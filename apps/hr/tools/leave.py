@@ -87,7 +87,9 @@ def deny_leave_request(
     request_id: RequestId,
     reason: Annotated[str, Field(min_length=1, max_length=500, description="Told to the employee")],
 ) -> LeaveRequestOut:
-    """Deny a pending leave request, or cancel an approved one (its days return to the balance)."""
+    """Deny a pending leave request, or cancel an approved one (its days return to the balance).
+
+    The employee who asked may withdraw their own pending request."""
     request = services.request_deny(actor=ctx.actor, request=_request(ctx, request_id), reason=reason)
     return LeaveRequestOut.of(request)
 
@@ -111,6 +113,7 @@ def get_leave_requests(
     if type:
         rows = rows.filter(policy__leave_type=services.type_named(type))
     if employee_id:
+        Employee.objects.fetch(ctx.actor, employee_id)  # one they may not see, or none: not found
         rows = rows.filter(employee_id=employee_id)
     return paginate(rows.order_by("start_date", "id"), limit=limit, offset=offset, item=LeaveRequestOut.of)
 
