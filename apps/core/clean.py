@@ -107,6 +107,19 @@ def person_by_email(email: str, *, field: str | None = None) -> Any:
         raise invalid(field, _("{email!r} is no active person of this workspace"), email=email) from None
 
 
+def able(someone: Any, permission: Any, *, field: str) -> Any:
+    """`someone` given work (an assignee, an owner), when their role grants `permission`: a
+    record given to a person who cannot work it waits on them for ever. Refused by `field`."""
+    if someone is not None and not someone.has_perm(str(permission)):
+        raise invalid(
+            field,
+            _("{email} cannot be given this: their role does not let them work it ({permission})"),
+            email=someone.email,
+            permission=str(getattr(permission, "value", permission)),
+        )
+    return someone
+
+
 def plain(number: Decimal) -> Decimal:
     """`number` without trailing zeros and never in exponent form: 10.00 is 10, not `normalize()`'s
     1E+1 (which a JSON answer or a sentence would say as "1E+1"); 0.50 is 0.5."""

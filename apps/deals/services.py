@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from apps.accounting import api as accounting
 from apps.accounts.models import person
 from apps.core import clean, history, kinds, pipelines, records, recurrence, sharing
-from apps.core.actors import Actor, actor_id, can, require
+from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import NoExchangeRate, invalid
 from apps.deals import errors
 from apps.deals.models import Activity, Deal, DealEvent, Pipeline, Stage, StageVisit
@@ -192,14 +192,9 @@ def _rate(deal: Deal, given: Any) -> None:
 def _worker(email: str, deal: Deal | None = None) -> Any:
     """The person named by `email` to own a deal or a follow-up: one whose role may work deals,
     and who may see `deal` (a follow-up they could not see would wait on them for ever)."""
-    someone = clean.person_by_email(email, field="ownerEmail")
-    if not can(someone, DealsPerm.MANAGE):
-        raise invalid(
-            "ownerEmail",
-            _("{email} cannot work deals: their role does not let them change one ({permission})"),
-            email=someone.email,
-            permission=DealsPerm.MANAGE.value,
-        )
+    someone = clean.able(
+        clean.person_by_email(email, field="ownerEmail"), DealsPerm.MANAGE, field="ownerEmail"
+    )
     if deal is not None and not Deal.objects.restrict(someone).filter(pk=deal.pk).exists():
         raise invalid(
             "ownerEmail",

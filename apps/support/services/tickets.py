@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
-from apps.core import history
-from apps.core.actors import Actor, can, require
+from apps.core import clean, history
+from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.core.records import ANYONE
 from apps.core.search import tags as clean_tags
@@ -43,15 +43,8 @@ def editable(ticket: Ticket) -> None:
 
 
 def works_tickets(someone: Any, field: str) -> None:
-    """A ticket goes only to someone whose role can work it (reply, change, close it): given to a
-    person who cannot, it would wait on them for ever."""
-    if someone is not None and not can(someone, SupportPerm.EDIT):
-        raise invalid(
-            field,
-            _("{email} cannot work tickets: their role does not let them change one ({permission})"),
-            email=someone.email,
-            permission=SupportPerm.EDIT.value,
-        )
+    """A ticket goes only to someone whose role can work it (reply, change, close it)."""
+    clean.able(someone, SupportPerm.EDIT, field=field)
 
 
 def same_customer(ticket: Ticket, other: Ticket) -> bool:
