@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounting.errors import BankLineMatched
 from apps.accounting.lib import identifiers, ledger, statements
-from apps.accounting.lib.money import currency_code, decimal_of, round_money
+from apps.accounting.lib.money import check_places, currency_code, decimal_of, round_money
 from apps.accounting.models import Account, BankAccount, Financial
 from apps.accounting.permissions import AccountingPerm
 from apps.core.actors import Actor, actor_id, require
@@ -101,7 +101,10 @@ def _apply(financial: Financial, fields: dict[str, Any], *, creating: bool) -> N
     if creating or fields.get("amount") is not None:
         if fields.get("amount") is None:
             raise invalid("amount", _("is required: positive money in, negative money out"))
-        amount = round_money(decimal_of(fields["amount"], field="amount"), financial.bank_account.currency)
+        # As the bank wrote it: more decimals than the currency has are refused, never rounded.
+        amount = check_places(
+            decimal_of(fields["amount"], field="amount"), financial.bank_account.currency, field="amount"
+        )
         if amount == ZERO:
             raise invalid("amount", _("must not be zero: positive money in, negative money out"))
         financial.amount = amount

@@ -27,7 +27,7 @@ import logging
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, cast
 
@@ -210,14 +210,24 @@ def _recorded(actor: Actor, payment_ids: list[int], bank: BankAccount) -> list[P
                 id=payment.pk,
                 match=match_id,
             )
-        if payment.bank_account_id != bank.account_id or payment.currency != bank.currency:
+        if payment.bank_account_id != bank.account_id:
             raise invalid(
                 "paymentIds",
-                _("payment {id} is in {currency} on account {code}, not on bank account {bank}"),
+                _("payment {id} went to account {code}, not to bank account {bank}"),
                 id=payment.pk,
-                currency=payment.currency,
                 code=payment.bank_account.code,
                 bank=bank.name,
+            )
+        # A payment in another currency reached a base-currency account at what arrived in base
+        # (bank_flow); an account in a foreign currency takes its own currency only.
+        if payment.currency != bank.currency and bank.currency != ledger.books().base_currency:
+            raise invalid(
+                "paymentIds",
+                _("payment {id} is in {currency}, bank account {bank} in {bank_currency}"),
+                id=payment.pk,
+                currency=payment.currency,
+                bank=bank.name,
+                bank_currency=bank.currency,
             )
         found.append(payment)
     return found
@@ -309,7 +319,7 @@ def match(
         in_bank = round_money(sum((financial.amount for financial in found), ZERO), bank.currency)
         on_lines = sum(
             (flow(documents[key]) * part for key, parts in taken.items() for _l, part in parts), ZERO
-        ) + sum((payments.bank_flow(payment) for payment in recorded), ZERO)
+        ) + sum((payments.bank_flow(payment, bank.currency) for payment in recorded), ZERO)
         on_lines += sum((round_money(row.amount, bank.currency) for row in spent), ZERO)
         foreign = [key for key, document in documents.items() if document.currency != bank.currency]
         if foreign:
@@ -456,13 +466,21 @@ def match_get(*, actor: Actor, match_id: int) -> BankMatch:
 
 
 def unmatch(*, actor: Actor, made: BankMatch, day: date | None = None) -> list[int]:
-    """Undoes a match: each payment it posted is reversed (on `day`, default today, never before
-    the match) and taken off its document, whose status goes back; its financials are unmatched.
-    Answers the freed financials' ids."""
+    """Undoes a match: each payment it posted is reversed and taken off its document, whose status
+    goes back; its financials are unmatched. Answers the freed financials' ids.
+
+    The reversal is dated `day` if given (never before the match), else the match's own date, so
+    that a wrong match undone later leaves its month as if it had never been made; when that month
+    is locked, the first day after the lock date (the books of a closed month stay as they were
+    reported)."""
     require(actor, AccountingPerm.DELETE)
     with transaction.atomic():
         made = BankMatch.objects.select_for_update().get(pk=made.pk)
-        when = max(day or timezone.localdate(), made.date)
+        if day is not None:
+            when = max(day, made.date)
+        else:
+            lock = ledger.books().lock_date
+            when = made.date if lock is None or made.date > lock else lock + timedelta(days=1)
         lines = list(made.lines.select_related("entry", "bill_line"))
         payment_ids = {line.payment_id for line in lines if line.payment_id}
         for payment in Payment.objects.filter(pk__in=payment_ids).select_related("entry"):

@@ -94,10 +94,15 @@ def _control(document: Paid) -> tuple[Account, int]:
     return ledger.account(Account.Role.RECEIVABLE), -1
 
 
-def bank_flow(payment: Payment) -> Decimal:
-    """What the payment moved into its bank account, signed (money out negative)."""
-    _account, sign = _control(payment.paid)
-    return -sign * round_money(payment.amount, payment.currency)
+def bank_flow(payment: Payment, currency: str | None = None) -> Decimal:
+    """What the payment moved into its bank account, signed (money out negative), in its own
+    currency; or in `currency`, the base currency of a base-currency account that took a payment
+    in another one: what its entry booked on that account."""
+    if currency is None or currency == payment.currency:
+        _account, sign = _control(payment.paid)
+        return -sign * round_money(payment.amount, payment.currency)
+    booked = payment.entry.lines.filter(account_id=payment.bank_account_id)
+    return round_money(sum((line.base_amount for line in booked), ZERO), currency)
 
 
 def _post(

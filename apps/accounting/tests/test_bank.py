@@ -153,7 +153,7 @@ def test_a_line_by_hand_is_changed_deleted_and_restored(people):
         {
             "financial": {
                 "date": "2026-03-03",
-                "amount": "-12.345",
+                "amount": "-12.35",
                 "description": "Coffee  beans",
                 "counterparty": "Cafe",
             }

@@ -140,7 +140,9 @@ class BucketsOut(Out):
 
     @classmethod
     def of(cls, buckets: dict[str, Decimal]) -> "BucketsOut":
-        values = [buckets[key] for key in reports.BUCKETS]
+        # In base currency, at its minor units: a revaluation's share is kept to four places.
+        base = ledger.books().base_currency
+        values = [round_money(buckets[key], base) for key in reports.BUCKETS]
         return cls(
             current=values[0],
             days1to30=values[1],
