@@ -30,6 +30,8 @@ from apps.core.errors import invalid
 MAX_OCCURRENCES = 2000
 # A rule whose last occurrence is further than this many occurrences away counts as endless.
 MAX_COUNT = 1000
+# Every so many periods: at most this (a rule every 1,000 years says nothing a date would not).
+MAX_INTERVAL = 1000
 FREQUENCIES = ("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 RULE_PARTS = (
     "FREQ",
@@ -142,6 +144,11 @@ def normalise_rule(text: str, *, start: datetime, zone: zoneinfo.ZoneInfo, field
         )
     if "COUNT" in parts and "UNTIL" in parts:
         raise invalid(field, _("COUNT and UNTIL cannot be used together (RFC 5545)"))
+    # INTERVAL=0 never moves on: the rule library would loop for ever looking for the next one.
+    if "INTERVAL" in parts and not (
+        parts["INTERVAL"].isdigit() and 1 <= int(parts["INTERVAL"]) <= MAX_INTERVAL
+    ):
+        raise invalid(field, _("INTERVAL must be a whole number from 1 to {max}"), max=MAX_INTERVAL)
     if "COUNT" in parts and not (parts["COUNT"].isdigit() and 1 <= int(parts["COUNT"]) <= MAX_COUNT):
         raise invalid(field, _("COUNT must be a number from 1 to {max}"), max=MAX_COUNT)
     if "UNTIL" in parts:

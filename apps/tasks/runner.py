@@ -133,7 +133,10 @@ def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
     told = [
         person.pk
         for person in people
-        if notifications.notify(
+        # Only those who see the task now (made private, or a share taken back, since the step
+        # was written): its title and words go to nobody else.
+        if selectors.sees(person, task)
+        and notifications.notify(
             recipient=person,
             title=step.title,
             body=step.instructions or task.title,
@@ -143,7 +146,10 @@ def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
         )
     ]
     if not told:
-        return Outcome(_("Nobody could be notified (no recipient may receive notifications)."), failed=True)
+        return Outcome(
+            _("Nobody could be notified (no recipient may see the task and receive notifications)."),
+            failed=True,
+        )
     # Who, by id in the event's data: messages stay free of personal data.
     return Outcome(
         ngettext("Notified %(n)s person.", "Notified %(n)s people.", len(told)) % {"n": len(told)},
@@ -153,6 +159,14 @@ def _notify_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
 
 def _manual_step(task: Task, step: TaskStep, actor: Actor | None) -> Outcome:
     who = _("its assignee") if step.assignee_id else _("a person")
+    if step.assignee_id and not selectors.sees(step.assignee, task):
+        return Outcome(
+            _(
+                "Its assignee may not see the task: share it with them (shareTask), or give the step to "
+                "someone else."
+            ),
+            failed=True,
+        )
     if step.assignee_id and step.assignee_id != getattr(actor, "pk", None):
         notifications.notify(
             recipient=step.assignee,

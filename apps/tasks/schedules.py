@@ -164,8 +164,15 @@ def _run_one(schedule: ScheduledTask, now: datetime) -> ScheduledRun:
 
         assert person is not None  # no problem: the person is there
         label = due.astimezone(ZoneInfo(schedule.time_zone)).strftime("%Y-%m-%d %H:%M")
+        # Due as far after its occurrence as the task is after the schedule's first one: a weekly
+        # report due each Friday, not every copy on the first Friday.
+        first = occurrence_after(schedule, schedule.starts_at - timedelta(seconds=1))
+        source_due = schedule.task.due_at
         copy = services.task_copy(
-            actor=person, source=schedule.task, title=f"{schedule.task.title} · {label}"[:200]
+            actor=person,
+            source=schedule.task,
+            title=f"{schedule.task.title} · {label}"[:200],
+            due_at=source_due + (due - first) if source_due is not None and first is not None else None,
         )
         # Started by the service, so the owner hears of it like any watcher.
         runner.task_start(actor=None, task=copy, trigger=TaskRun.Trigger.SCHEDULE)

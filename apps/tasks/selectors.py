@@ -6,6 +6,8 @@ workspace, or when they own it, or it is shared with them; tasks.admin sees ever
 else is "not found" (the same answer as an id that does not exist, or one of another workspace).
 """
 
+from typing import Any
+
 from django.db.models import QuerySet
 
 from apps.core.actors import Actor
@@ -27,3 +29,8 @@ def step_get(*, task: Task, step_id: int) -> TaskStep:
 
 def steps_of(task: Task) -> QuerySet[TaskStep]:
     return TaskStep.objects.filter(task=task).select_related("column", "assignee").order_by("position", "id")
+
+
+def sees(someone: Any, task: Task) -> bool:
+    """Whether `someone` may see `task` (its steps' people are told only of a task they see)."""
+    return bool(Task.objects.restrict(someone).filter(pk=task.pk).exists())

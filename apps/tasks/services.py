@@ -7,6 +7,7 @@ records what happened in the task's history (which tells the task's watchers), a
 
 import logging
 from collections.abc import Container
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Max
@@ -59,10 +60,18 @@ COPIED_TASK_FIELDS = ("description", "instructions", "priority")
 COPIED_STEP_FIELDS = ("position", "title", "instructions", "kind", "config", "notes", "labels", "assignee")
 
 
-def _person_who_may_see_tasks(email: str, field: str) -> User:
+def _person_who_may_see_tasks(email: str, field: str, task: Task | None = None) -> User:
+    """A person a step is given to or tells: one who may see tasks, and this task when it is
+    saved (a private one's steps would otherwise carry its title and words to them)."""
     person = clean.person_by_email(email)
     if not can(person, TasksPerm.VIEW):
         raise invalid(field, _("{email} may not see tasks"), email=person.email)
+    if task is not None and task.pk and not selectors.sees(person, task):
+        raise invalid(
+            field,
+            _("{email} may not see this task: share it with them first (shareTask)"),
+            email=person.email,
+        )
     return person
 
 
@@ -292,9 +301,17 @@ def task_shared(actor: Any, task: Task, before: Any) -> None:
 # --- copies and templates -------------------------------------------------------------------------
 
 
-def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_template: bool = False) -> Task:
+def task_copy(
+    *,
+    actor: Actor,
+    source: Task,
+    title: str | None = None,
+    as_template: bool = False,
+    due_at: datetime | None = None,
+) -> Task:
     """A new draft (or template) with the source's text, board, steps, cards, checklists (unticked)
-    and links, no more visible than the source (`derived_visibility`); nothing of its runs."""
+    and links, no more visible than the source (`derived_visibility`); nothing of its runs. Due
+    when the source is, or at `due_at` (a scheduled copy: as far after its occurrence)."""
     require(actor, TasksPerm.CREATE)
     # The key pays for its owner's tasks only: a copy someone else owns has none.
     key = spending.keys().key_of(key_id=source.agent_key_id) if source.agent_key_id else None
@@ -302,7 +319,7 @@ def task_copy(*, actor: Actor, source: Task, title: str | None = None, as_templa
     copy = Task.objects.create(
         **{name: getattr(source, name) for name in COPIED_TASK_FIELDS},
         title=(title or source.title).strip()[:200] or source.title,
-        due_at=None if as_template else source.due_at,
+        due_at=None if as_template else (due_at or source.due_at),
         is_template=as_template,
         template=source if source.is_template and not as_template else source.template,
         copied_from=source,
@@ -369,12 +386,14 @@ def _clean_step(
         cleaned["kind"] = fields["kind"] or TaskStep.Kind.MANUAL
     if "assignee_email" in fields:
         email = fields["assignee_email"]
-        cleaned["assignee"] = _person_who_may_see_tasks(email, "assignee_email") if email else None
+        cleaned["assignee"] = _person_who_may_see_tasks(email, "assignee_email", task) if email else None
     kind = cleaned.get("kind", step.kind if step else TaskStep.Kind.MANUAL)
     config = dict(step.config) if step else {}
     if "notify_emails" in fields:
         emails = fields["notify_emails"] or []
-        config["recipients"] = [_person_who_may_see_tasks(email, "notify_emails").pk for email in emails]
+        config["recipients"] = [
+            _person_who_may_see_tasks(email, "notify_emails", task).pk for email in emails
+        ]
     if "file" in fields:
         from apps.tasks import files
 

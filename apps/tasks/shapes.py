@@ -199,8 +199,14 @@ class TaskOut(TaskSummary):
         steps = counted_steps(task)
         steered = task.events.filter(kind=TaskEvent.Kind.STEERED).select_related("actor")[:10]
         schedule = ScheduledTask.objects.filter(task=task).select_related("task", "created_by").first()
+        # The task it was made from, only for a reader who may see that one (made private since,
+        # its title is not theirs to read).
+        sources = {pk for pk in (task.template_id, task.copied_from_id) if pk}
+        seen = set(Task.objects.restrict(actor).filter(pk__in=sources).values_list("pk", flat=True))
         return cls.of_record(
             task,
+            template=TaskRef.of_record(task.template) if task.template_id in seen else None,
+            copied_from=TaskRef.of_record(task.copied_from) if task.copied_from_id in seen else None,
             waiting_for=waiting_for(task, steps),
             your_access=Task.access.level(actor, task),
             shared_with=ShareOut.many(task.shares.select_related("user")),
