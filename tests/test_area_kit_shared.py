@@ -28,7 +28,7 @@ from apps.hr.models import HiringStage
 # --- values -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("given", "kept"), [("eur", "EUR"), (" gbp ", "GBP"), ("XAU", "XAU")])
+@pytest.mark.parametrize(("given", "kept"), [("eur", "EUR"), (" gbp ", "GBP"), ("jpy", "JPY")])
 def test_a_currency_is_an_iso_4217_code_in_capitals(given, kept):
     assert clean.currency(given) == kept
 
@@ -42,10 +42,16 @@ def test_a_code_the_standard_does_not_list_is_refused_naming_the_field(given):
     assert "ISO 4217" in str(refused.value.message)
 
 
-def test_where_amounts_are_posted_a_currency_must_be_one_of_money():
+@pytest.mark.parametrize("given", ["XAU", "XXX", "XTS"])
+def test_a_currency_is_one_of_money_wherever_it_is_given(given):
+    """Gold, "no currency" and the testing code hold no amounts: refused in every area, as where
+    amounts are posted."""
+    with pytest.raises(ValidationFailed, match="not an ISO 4217 currency of money") as refused:
+        clean.currency(given, field="payCurrency")
+    assert list(refused.value.details) == ["payCurrency"]
     assert currency_code("jpy") == "JPY"
     with pytest.raises(ValidationFailed, match="not an ISO 4217 currency of money"):
-        currency_code("XAU")
+        currency_code(given)
 
 
 def test_a_time_zone_is_an_iana_name():
