@@ -85,17 +85,34 @@ def text_places(schema, root, path=(), build=lambda value: value, wanted=None):
         )
 
 
-TEXT_ARGUMENTS = [
-    (spec, path, build)
-    for spec in TOOLS
-    for path, build in sorted(
-        {
-            path: build
-            for path, build in text_places(spec.definition["inputSchema"], spec.definition["inputSchema"])
-        }.items(),
-        key=lambda item: str(item[0]),
-    )
-]
+def arguments_at(wanted=None):  # type: ignore[no-untyped-def]
+    """(spec, path, build) for every tool and each place of its input schema `text_places` finds."""
+    return [
+        (spec, path, build)
+        for spec in TOOLS
+        for path, build in sorted(
+            {
+                path: build
+                for path, build in text_places(
+                    spec.definition["inputSchema"], spec.definition["inputSchema"], wanted=wanted
+                )
+            }.items(),
+            key=lambda item: str(item[0]),
+        )
+    ]
+
+
+def errors_at(caught, path, types=None):  # type: ignore[no-untyped-def]
+    """The validation errors of `caught` at `path` (or a place containing it), of `types` if given."""
+    return [
+        error
+        for error in caught.value.errors()
+        if (types is None or error["type"] in types)
+        and tuple(error["loc"]) == tuple(path[: len(error["loc"])])
+    ]
+
+
+TEXT_ARGUMENTS = arguments_at()
 
 
 @pytest.mark.parametrize(
@@ -110,31 +127,14 @@ def test_no_text_argument_takes_nul_or_a_lone_surrogate(spec, path, build, text)
     with pytest.raises(ValidationError) as caught:
         spec.input_model.model_validate(build(text))
 
-    assert [
-        error
-        for error in caught.value.errors()
-        if error["type"] in ("unstorable_text", "string_unicode")
-        and tuple(error["loc"]) == tuple(path[: len(error["loc"])])
-    ], caught.value.errors()
+    assert errors_at(caught, path, ("unstorable_text", "string_unicode")), caught.value.errors()
 
 
 def _dated(schema) -> bool:
     return schema.get("format") in ("date", "date-time")
 
 
-DATE_ARGUMENTS = [
-    (spec, path, build)
-    for spec in TOOLS
-    for path, build in sorted(
-        {
-            path: build
-            for path, build in text_places(
-                spec.definition["inputSchema"], spec.definition["inputSchema"], wanted=_dated
-            )
-        }.items(),
-        key=lambda item: str(item[0]),
-    )
-]
+DATE_ARGUMENTS = arguments_at(_dated)
 
 
 @pytest.mark.parametrize(
@@ -148,11 +148,7 @@ def test_no_date_argument_takes_a_year_that_cannot_be_read_back(spec, path, buil
     for far in ("0001-01-01T00:00:00+05:00", "9999-12-31"):
         with pytest.raises(ValidationError) as caught:
             spec.input_model.model_validate(build(far))
-        assert [
-            error
-            for error in caught.value.errors()
-            if tuple(error["loc"]) == tuple(path[: len(error["loc"])])
-        ], caught.value.errors()
+        assert errors_at(caught, path), caught.value.errors()
 
 
 def test_most_tools_take_text_somewhere():

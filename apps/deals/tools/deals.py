@@ -127,8 +127,11 @@ def update_deal(
             raise invalid(name, _("cannot be cleared"))
     deal, changed = services.deal_update(actor=ctx.actor, deal_id=deal_id, fields=given)
     # A private deal handed to someone else is theirs now: the answer shows it as it was left.
-    still_seen = Deal.objects.restrict(ctx.actor, trash="include").filter(pk=deal.pk).exists()
-    return UpdatedOut(deal=_deal(ctx, deal.pk, as_left=not still_seen), changed=changed)
+    handed = (
+        "owner" in changed
+        and not Deal.objects.restrict(ctx.actor, trash="include").filter(pk=deal.pk).exists()
+    )
+    return UpdatedOut(deal=_deal(ctx, deal.pk, as_left=handed), changed=changed)
 
 
 def _listed(ctx: ToolContext, pipeline_id: int | None, status: str | None, owner_email: str | None) -> object:
