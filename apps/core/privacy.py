@@ -18,7 +18,10 @@ The person ("subject") is looked up in one workspace by e-mail address: `Subject
 workspace's User with the address, if there is one. A registration finds the person's rows by a
 foreign key to the user (`user=`), by an e-mail field (`email=`), or both; rows of the public
 schema also name the field that ties them to a workspace (`workspace=`). `find=` replaces all
-three with a function when the link is not a plain field.
+three with a function when the link is not a plain field. `mentions=` adds the rows that are about
+the person without being theirs (a deal whose contact they are, a task someone else owns that they
+created): exported with the others, left alone by both phases below (their links to the person go
+with the rows they point at).
 
 Erasure runs in two phases, each in its own transaction (apps.datarights drives them):
 1. soft delete: user-facing records are hidden and disabled (`soft_delete=`: a date field set to
@@ -136,6 +139,7 @@ class ModelHandler(Handler):
         email: str | None = None,
         workspace: str | None = None,
         find: Callable[[Subject], QuerySet] | None = None,
+        mentions: Callable[[Subject], QuerySet] | None = None,
         exclude: Sequence[str] = (),
         export: Callable[[models.Model], dict[str, Any]] | None = None,
         soft_delete: SoftDelete = None,
@@ -151,6 +155,7 @@ class ModelHandler(Handler):
         self.email_path = email
         self.workspace_path = workspace
         self.find_function = find
+        self.mentions_function = mentions
         self.exclude = tuple(exclude)
         self.export_function = export
         self.soft_delete_rule = soft_delete
@@ -198,8 +203,16 @@ class ModelHandler(Handler):
             row[model_field.attname] = value
         return row
 
+    def exported(self, subject: Subject) -> QuerySet:
+        """The person's rows and, with `mentions=`, the rows about them that are not theirs."""
+        rows = self.queryset(subject)
+        if self.mentions_function is None:
+            return rows
+        about = self.mentions_function(subject)
+        return self.model._base_manager.filter(Q(pk__in=rows.values("pk")) | Q(pk__in=about.values("pk")))
+
     def export(self, subject: Subject) -> list[dict[str, Any]]:
-        return [self.serialise(obj) for obj in self.queryset(subject).order_by("pk")]
+        return [self.serialise(obj) for obj in self.exported(subject).order_by("pk")]
 
     def files(self, subject: Subject) -> list[ExportFile]:
         file_fields = self._file_fields()

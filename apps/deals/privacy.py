@@ -1,9 +1,10 @@
 """Personal data in the Deals Pipeline (docs/privacy.md).
 
 A person's deals are those they own: private ones are put in the bin then erased, workspace ones
-stay as the workspace's records with no owner. Shares with the person are erased; the follow-ups
-they own and the history entries they made stay with the deal, without them. Pipelines, stages
-and a deal's stage visits name no one.
+stay as the workspace's records with no owner. The deals whose contact has the person's address are
+about them: exported with theirs, and kept (the link goes with the contact). Shares with the person
+are erased; the follow-ups they own and the history entries they made stay with the deal, without
+them. Pipelines, stages and a deal's stage visits name no one.
 """
 
 from django.db.models import QuerySet
@@ -11,7 +12,21 @@ from django.db.models import QuerySet
 from apps.core import privacy, sharing
 from apps.deals.models import Activity, Deal, DealEvent, DealShare, Pipeline, Stage, StageVisit
 
-privacy.register(Deal, user="owner", soft_delete=sharing.trash_private, erase=sharing.erase_owned, order=50)
+
+def _deals_about(subject: privacy.Subject) -> QuerySet[Deal]:
+    if not subject.email:
+        return Deal._base_manager.none()
+    return Deal._base_manager.filter(contact__email__iexact=subject.email)
+
+
+privacy.register(
+    Deal,
+    user="owner",
+    mentions=_deals_about,
+    soft_delete=sharing.trash_private,
+    erase=sharing.erase_owned,
+    order=50,
+)
 privacy.register(DealShare, user="user")
 privacy.register(Activity, user="owner", erase={"owner": None}, order=40)
 privacy.register(DealEvent, user="actor", erase={"actor": None}, order=40)

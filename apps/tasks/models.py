@@ -151,7 +151,8 @@ class TaskStep(models.Model):
     config = models.JSONField(default=dict, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PENDING)
     waiting_on = models.CharField(max_length=10, choices=Task.WaitingOn.choices, blank=True, default="")
-    column = models.ForeignKey(TaskColumn, on_delete=models.PROTECT, related_name="steps")
+    # RESTRICT: a column with steps on it is not deleted alone, but goes with its task.
+    column = models.ForeignKey(TaskColumn, on_delete=models.RESTRICT, related_name="steps")
     # The card.
     notes = models.TextField(_("notes"), blank=True)
     labels = ArrayField(models.CharField(max_length=40), default=list, blank=True)

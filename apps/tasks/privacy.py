@@ -2,14 +2,17 @@
 
 Tasks are the workspace's work. Rows that point at a person (the tasks they own or created, the
 steps assigned to them, what they did in the history) are exported as theirs; erasing the person
-keeps the rows and sets those links to null (the foreign keys are SET_NULL when the user row, erased
-last, goes). Their shares go. Links from steps to a record about a person (a contact) go with that
+keeps the rows and sets those links to null (the foreign keys are SET_NULL when the user row,
+erased last, goes). Their private tasks are the exception: archived first (never run again), then
+deleted with their steps, runs and history; a private task of someone else's that they created
+stays. Their shares go. Links from steps to a record about a person (a contact) go with that
 person's data, with the title kept beside them. Messages in the history name people by id only.
 """
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
-from apps.core import privacy
+from apps.core import privacy, sharing
 from apps.core.kinds import links_about_person
 from apps.tasks.models import (
     ChecklistItem,
@@ -39,7 +42,21 @@ def _user(subject: privacy.Subject, *paths: str) -> Q:
     return condition
 
 
-privacy.register(Task, find=lambda s: Task.objects.filter(_user(s, "owner", "created_by")), erase=kept)
+def _archive_private(rows: QuerySet[Task]) -> int:
+    """The soft delete of the person's private tasks: put away, their schedules stopped."""
+    private = rows.filter(visibility=Task.Visibility.PRIVATE, archived_at__isnull=True)
+    ScheduledTask.objects.filter(task__in=private).update(enabled=False)
+    return private.update(archived_at=timezone.now())
+
+
+privacy.register(
+    Task,
+    user="owner",
+    mentions=lambda s: Task._base_manager.filter(_user(s, "created_by")),
+    soft_delete=_archive_private,
+    erase=sharing.erase_owned,
+    order=50,
+)
 privacy.register(
     TaskStep, find=lambda s: TaskStep.objects.filter(_user(s, "assignee", "finished_by")), erase=kept
 )

@@ -56,6 +56,24 @@ def test_export_and_erasure_reach_every_deals_model(acme, people):
     assert logged.owner_id is None
 
 
+def test_a_contacts_export_holds_the_deals_about_them_and_their_erasure_keeps_the_deals(acme, people):
+    admin = people["admin"]
+    contact = ContactFactory(actor=admin, first_name="Ines", email="INES@buyer.example")
+    about = DealFactory(
+        actor=admin, pipeline=PipelineFactory(actor=admin), title="Buyer renewal", contact_id=contact.pk
+    )
+    DealFactory(actor=admin, pipeline=about.pipeline, title="Someone else's")
+
+    out = io.BytesIO()
+    personal_data_export(workspace=acme, email="ines@buyer.example", out=out, performed_by="test")
+    assert [row["title"] for row in json.loads(out.getvalue())["records"]["deals.deal"]] == ["Buyer renewal"]
+
+    personal_data_erase(workspace=acme, email="ines@buyer.example", performed_by="test")
+
+    kept = Deal.objects.get(pk=about.pk)
+    assert (kept.title, kept.owner_id, kept.contact_id) == ("Buyer renewal", admin.pk, None)
+
+
 @pytest.mark.parametrize("reader", ["member", "viewer"])
 def test_a_deal_does_not_name_a_private_contact(people, reader):
     owner = people["owner"]
