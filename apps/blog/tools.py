@@ -6,7 +6,6 @@ from typing import Annotated, Literal
 from urllib.parse import quote
 
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
@@ -26,7 +25,7 @@ from apps.blog.shapes import (
 )
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, Tags, paginate
+from apps.catalogue.shapes import Changes, Limit, Offset, Out, Page, Tags, aware, paginate
 from apps.core.actors import require
 from apps.core.records import Action
 from apps.social import api as social
@@ -481,10 +480,13 @@ def share_blog_post(
         return shared
     require(ctx.actor, BlogPerm.PUBLISH)
     words, urls = _share_text(found, url, message)
-    if at is not None and timezone.is_naive(at):
-        at = timezone.make_aware(at)
     made = social.post(
-        actor=ctx.actor, account_id=account_id, text=words, links=urls, at=at, source=f"blog:{found.pk}"
+        actor=ctx.actor,
+        account_id=account_id,
+        text=words,
+        links=urls,
+        at=aware(at),
+        source=f"blog:{found.pk}",
     )
     shared.social_post = social.PostOut.of(made)
     shared.posted = made.state == social.SocialPost.State.SENT

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, transaction
+from django.utils import timezone
 from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
 
@@ -38,7 +39,7 @@ from apps.catalogue.errors import (
 from apps.catalogue.registry import CONFIRMATION_ARGUMENT, Marker, ToolSpec
 from apps.catalogue.secure_input import SecureInputDeclined, SecureInputRequest, SecureInputRequired
 from apps.catalogue.shapes import RawResult
-from apps.core import onloop, outbound, spending
+from apps.core import onloop, outbound, spending, times
 from apps.core.actors import Actor
 from apps.core.credentials import Principal
 from apps.core.db import connection, database_failure
@@ -377,8 +378,18 @@ def call_tool(ctx: ToolContext, name: str, arguments: dict[str, Any] | None) -> 
         if scope is not None:
             raise ScopeTooNarrow(name, scope)
         raise ToolNotFound(str(name))
-    if spec.runs_tools:
-        return _call_through(ctx, spec, arguments, schema_name, started)
+    # A time given without an offset, and "today", are the caller's (their zone, else their
+    # workspace's), as on their pages: `shapes.aware` and `timezone.localdate()` read this zone.
+    with timezone.override(times.person_zone(ctx.actor, current_workspace())):
+        if spec.runs_tools:
+            return _call_through(ctx, spec, arguments, schema_name, started)
+        return _call_audited(ctx, spec, arguments, schema_name, started)
+
+
+def _call_audited(
+    ctx: ToolContext, spec: ToolSpec, arguments: Any, schema_name: str, started: float
+) -> dict[str, Any]:
+    name = spec.name
     outcome, error_code, result = "failed", "", None
     try:
         outcome, error_code, result = _call(ctx, spec, arguments)

@@ -17,12 +17,13 @@ from functools import cache
 from operator import attrgetter
 from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
 
+from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 from apps.catalogue import customfields
-from apps.core import json_input, recurrence
+from apps.core import json_input
 from apps.core.actors import Actor
 from apps.core.errors import NothingToChange
 
@@ -426,7 +427,8 @@ def first(values: Iterable[Any]) -> Any:
 
 def aware(value: datetime | None) -> datetime | None:
     """A date-time an agent gave without a zone (or a bare date, read as midnight) is in the
-    workspace's time zone."""
+    caller's zone: their own, else their workspace's, which the dispatcher makes the active zone
+    for the call (as a page does for the person who reads it)."""
     if value is None or value.tzinfo is not None:
         return value
-    return value.replace(tzinfo=recurrence.workspace_zone())
+    return value.replace(tzinfo=timezone.get_current_timezone())

@@ -95,15 +95,18 @@ def when_html(value: Any, in_zone: str | tzinfo | None = None) -> SafeString | s
     return format_html('<time datetime="{}">{}</time>', machine_value(value), when_text(value, in_zone))
 
 
+def person_zone(user: Any, workspace: Any) -> tzinfo | None:
+    """A person's zone: their own, else their workspace's (None outside a workspace: UTC)."""
+    if workspace is None or workspace.schema_name == "public":
+        return None
+    own = getattr(user, "time_zone", "") if getattr(user, "is_authenticated", False) else ""
+    return zone(own) or zone(workspace.time_zone)
+
+
 def zone_of(request: HttpRequest) -> tzinfo | None:
     """The zone a page is shown in: the signed-in person's, else their workspace's (None outside
     a workspace: UTC, the default)."""
-    workspace = getattr(request, "tenant", None)
-    if workspace is None or workspace.schema_name == "public":
-        return None
-    user = getattr(request, "user", None)
-    own = getattr(user, "time_zone", "") if getattr(user, "is_authenticated", False) else ""
-    return zone(own) or zone(workspace.time_zone)
+    return person_zone(getattr(request, "user", None), getattr(request, "tenant", None))
 
 
 class TimeZoneMiddleware:

@@ -5,13 +5,12 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, PersonRef, id_field, paginate
+from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, PersonRef, aware, id_field, paginate
 from apps.core.records import Action
 from apps.marketing import brand, content
 from apps.marketing.models import ContentItem
@@ -177,10 +176,6 @@ def search_marketing_content(
     return paginate(rows, limit=limit, offset=offset, item=ContentSummary.of)
 
 
-def _aware(at: datetime | None) -> datetime | None:
-    return timezone.make_aware(at) if at is not None and timezone.is_naive(at) else at
-
-
 def _publishable(
     ctx: ToolContext,
     *,
@@ -197,7 +192,7 @@ def _publishable(
         variant=variant,
         campaign_id=campaign_id,
         account_id=account_id,
-        at=_aware(at),
+        at=aware(at),
     )
     return True
 
@@ -236,7 +231,7 @@ def publish_marketing_content(
         variant=variant,
         campaign_id=campaign_id,
         account_id=account_id,
-        at=_aware(at),
+        at=aware(at),
     )
     if done.campaign is not None:
         message = _(

@@ -5,13 +5,12 @@ connects one (Settings → Social accounts)."""
 from datetime import datetime
 from typing import Annotated, Literal
 
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
-from apps.catalogue.shapes import Out, id_field
+from apps.catalogue.shapes import Out, aware, id_field
 from apps.core.actors import require
 from apps.core.errors import invalid
 from apps.marketing.permissions import MarketingPerm
@@ -52,10 +51,6 @@ def list_social_accounts(ctx: ToolContext) -> AccountsOut:
     )
 
 
-def _aware(at: datetime | None) -> datetime | None:
-    return timezone.make_aware(at) if at is not None and timezone.is_naive(at) else at
-
-
 def _postable(
     ctx: ToolContext,
     *,
@@ -66,7 +61,7 @@ def _postable(
 ) -> bool:
     """The account connected, the text within the network's limit, the time to come: all checked
     before the person is asked."""
-    social.check(account_id=account_id, text=text, links=links, at=_aware(at))
+    social.check(account_id=account_id, text=text, links=links, at=aware(at))
     return True
 
 
@@ -108,7 +103,7 @@ def schedule_social_post(
 ) -> PostedOut:
     """Post to a connected Mastodon or Bluesky account now, or at a time (posted then, on its own)."""
     made = social.post(
-        actor=ctx.actor, account_id=account_id, text=text, links=links, at=_aware(at), source=SOURCE + "post"
+        actor=ctx.actor, account_id=account_id, text=text, links=links, at=aware(at), source=SOURCE + "post"
     )
     return PostedOut(post=social.PostOut.of(made), message=_said(made))
 
@@ -140,7 +135,7 @@ def manage_social_post(
     if action == "reschedule":
         if at is None:
             raise invalid("at", _("reschedule needs the new time"))
-        found = social.update(found.pk, at=_aware(at))
+        found = social.update(found.pk, at=aware(at))
     elif action == "edit":
         if not (text or "").strip():
             raise invalid("text", _("edit needs the new text"))
