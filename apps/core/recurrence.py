@@ -32,6 +32,10 @@ MAX_OCCURRENCES = 2000
 MAX_COUNT = 1000
 # Every so many periods: at most this (a rule every 1,000 years says nothing a date would not).
 MAX_INTERVAL = 1000
+# How far from its start a rule's first occurrence may be (docs/calendars.md), and the last year
+# from which it is looked for (the search runs on to the year 9999).
+FIRST_WITHIN = timedelta(days=100 * 365)
+LAST_SEARCHED_YEAR = 9999 - 100
 FREQUENCIES = ("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 RULE_PARTS = (
     "FREQ",
@@ -163,9 +167,31 @@ def normalise_rule(text: str, *, start: datetime, zone: zoneinfo.ZoneInfo, field
         raise invalid(
             field, _("{rule!r} does not parse as an RFC 5545 rule ({why})"), rule=text, why=error
         ) from None
-    if rule.after(local_naive(start, zone), inc=True) is None:
-        raise invalid(field, _("the rule has no occurrence from the event's start"))
+    local_start = local_naive(start, zone)
+    if not _occurs_soon(parts, local_start) or rule.after(local_start, inc=True) is None:
+        raise invalid(
+            field,
+            _("the rule has no occurrence within {years} years of the event's start"),
+            years=FIRST_WITHIN.days // 365,
+        )
     return canonical
+
+
+def _occurs_soon(parts: dict[str, str], local_start: datetime) -> bool:
+    """Whether the rule (without its COUNT or UNTIL) occurs within FIRST_WITHIN of its start.
+
+    Asked from the start itself, a rule that never occurs (the 30th of February, every seventh day
+    that is a Tuesday) is searched for day by day up to the year 9999: seconds of work for each
+    call that names it. The Gregorian calendar repeats every 400 years, weekdays and leap days
+    with it, so the same question is asked from the same day of a year late in that range, where
+    the search ends after at most 500 years."""
+    endless = ";".join(
+        f"{name}={parts[name]}" for name in RULE_PARTS if name in parts and name not in {"COUNT", "UNTIL"}
+    )
+    years = max(0, (LAST_SEARCHED_YEAR - local_start.year) // 400 * 400)
+    moved = local_start.replace(year=local_start.year + years)
+    first = rrulestr(endless, dtstart=moved).after(moved, inc=True)
+    return first is not None and first - moved <= FIRST_WITHIN
 
 
 def _until(value: str, *, zone: zoneinfo.ZoneInfo, field: str) -> datetime:
