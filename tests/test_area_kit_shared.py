@@ -229,3 +229,22 @@ def test_an_open_tool_answers_a_link_and_a_title_only_where_it_names_one(people)
     assert board["url"].endswith(f"#pipeline-{pipeline.pk}")
     assert board["title"] == "Deals"
     assert set(hr) == {"url"} and hr["url"].startswith("http")
+
+
+# --- a person given work holds the permission that works it (clean.able) ------------------------
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("createBlogPost", {"post": {"title": "Spring", "ownerEmail": "viewer@acme.example"}}),
+        ("createFormTemplate", {"form": {"title": "Survey", "ownerEmail": "viewer@acme.example"}}),
+        ("createGroupAccount", {"account": {"name": "Initech group", "ownerEmail": "viewer@acme.example"}}),
+    ],
+)
+def test_an_owner_who_cannot_work_the_record_is_refused(people, tool, arguments):
+    from apps.catalogue.testing import refused
+
+    message = refused(people["admin"], tool, arguments)
+
+    assert "viewer@acme.example cannot be given this" in message

@@ -134,7 +134,11 @@ def _apply(actor: Any, post: Post, fields: dict[str, Any], creating: bool) -> bo
                 status=post.status,
             )  # fmt: skip
     if fields.get("owner_email"):
-        post.owner = clean.person_by_email(fields["owner_email"], field="ownerEmail")
+        post.owner = clean.able(
+            clean.person_by_email(fields["owner_email"], field="ownerEmail"),
+            BlogPerm.EDIT,
+            field="ownerEmail",
+        )
     if "slug" in fields or creating or "language" in fields:
         post.slug = _slug(post, fields.get("slug") if "slug" in fields else (post.slug or None))
     return sanitised

@@ -193,10 +193,7 @@ def _clean_organisation(actor: Any, organisation_id: int | None, contact: Contac
 def _clean_owner(email: str | None) -> Any:
     if not email:
         return None
-    owner = clean.person_by_email(email)
-    if not can(owner, ContactsPerm.VIEW):
-        raise invalid("owner_email", _("{email} may not see contacts, so cannot own one"), email=owner.email)
-    return owner
+    return clean.able(clean.person_by_email(email), ContactsPerm.VIEW, field="owner_email")
 
 
 def _check_complete(contact: Contact) -> None:
@@ -840,8 +837,7 @@ def contacts_transfer(
     require(actor, ContactsPerm.TRANSFER)
     if from_user.pk == to_user.pk:
         raise invalid("to_email", _("the new owner is the current owner"))
-    if not can(to_user, ContactsPerm.VIEW):
-        raise invalid("to_email", _("{email} may not see contacts, so cannot own any"), email=to_user.email)
+    clean.able(to_user, ContactsPerm.VIEW, field="to_email")
     visible = Contact.objects.restrict(actor)
     if contact_ids:
         contacts = [Contact.objects.fetch(actor, pk, "change") for pk in contact_ids]

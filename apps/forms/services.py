@@ -70,7 +70,11 @@ def _apply(actor: Any, form: FormTemplate, fields: dict[str, Any], creating: boo
     if "visibility" in fields:
         form.visibility = fields["visibility"] or "workspace"
     if fields.get("owner_email"):
-        form.owner = clean.person_by_email(fields["owner_email"], field="ownerEmail")
+        form.owner = clean.able(
+            clean.person_by_email(fields["owner_email"], field="ownerEmail"),
+            FormsPerm.EDIT,
+            field="ownerEmail",
+        )
     if "slug" in fields or creating:
         form.slug = _slug(form, fields.get("slug") if "slug" in fields else None)
 

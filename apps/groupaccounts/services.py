@@ -87,7 +87,8 @@ def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: 
     if "organisation_id" in fields:
         account.organisation = _organisation(actor, fields["organisation_id"])
     if "owner_email" in fields:
-        account.owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        owner = clean.person_by_email(fields["owner_email"]) if fields["owner_email"] else None
+        account.owner = clean.able(owner, GroupAccountsPerm.EDIT, field="owner_email")
 
 
 def _website(value: str) -> str:

@@ -104,11 +104,11 @@ def grievance_update(*, actor: Actor, grievance: Grievance, fields: dict[str, An
         grievance.outcome = clean.long_text(fields["outcome"], field="outcome", limit=5000)
         changes.append("outcome recorded")
     if fields.get("handler_email"):
-        handler = clean.person_by_email(fields["handler_email"], field="handlerEmail")
-        if not handler.has_perm(str(HrPerm.GRIEVANCES)):
-            raise invalid(
-                "handlerEmail", _("{email} may not handle grievances (hr.grievances)"), email=handler.email
-            )
+        handler = clean.able(
+            clean.person_by_email(fields["handler_email"], field="handlerEmail"),
+            HrPerm.GRIEVANCES,
+            field="handlerEmail",
+        )
         if handler.pk == grievance.filed_by_id:
             raise invalid("handlerEmail", _("the person who filed it cannot handle it"))
         if grievance.about_people.filter(pk=handler.pk).exists():

@@ -69,3 +69,15 @@ def test_a_wrong_employee_is_not_found_rather_than_an_empty_list(people):
     mine = employee_of(people["member"], actor=people["owner"])
     listed = ok(people["owner"], "getLeaveRequests", {"employeeId": mine.pk, "status": "all"})["items"]
     assert {item["employee"]["id"] for item in listed} <= {mine.pk}
+
+
+def test_a_reviewer_must_be_able_to_take_part_in_reviews(people):
+    from apps.hr.tests.factories import EmployeeFactory
+
+    employee = EmployeeFactory(actor=people["owner"])
+    base = {"employeeId": employee.pk, "cycle": "H1 reviews", "managerEmail": "admin@acme.example"}
+
+    for given in ({"managerEmail": "viewer@acme.example"}, {"peerEmails": ["viewer@acme.example"]}):
+        message = refused(people["owner"], "createReview", {**base, **given})
+        assert "viewer@acme.example cannot be given this" in message
+    assert ok(people["owner"], "createReview", {**base, "peerEmails": ["member@acme.example"]})["id"]

@@ -59,7 +59,11 @@ def create_review(
     """Start an employee's review in a cycle: self, manager and peer assessments to fill."""
     employee = Employee.objects.select_related("manager__user").fetch(ctx.actor, employee_id)
     manager = clean.person_by_email(manager_email, field="managerEmail") if manager_email else None
-    peers = [clean.person_by_email(email, field="peerEmails") for email in peer_emails]
+    clean.able(manager, HrPerm.REVIEWS, field="managerEmail")
+    peers = [
+        clean.able(clean.person_by_email(email, field="peerEmails"), HrPerm.REVIEWS, field="peerEmails")
+        for email in peer_emails
+    ]
     found = services.cycle_find_or_create(actor=ctx.actor, name=cycle, due=due)
     review = services.review_create(
         actor=ctx.actor, cycle=found, employee=employee, manager=manager, peers=peers
