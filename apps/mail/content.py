@@ -102,14 +102,23 @@ def body_of(message: EmailMessage) -> Body:
         payload = part.get_payload(decode=True)
         attachments.append(
             {
-                "name": part.get_filename() or "",
-                "type": part.get_content_type(),
+                "name": storable(part.get_filename() or "")[:255],
+                "type": storable(part.get_content_type())[:255],
                 "size": len(payload) if isinstance(payload, bytes) else 0,
             }
         )
-    return Body(
-        text=text.replace("\x00", ""), html=html.replace("\x00", ""), blocked=blocked, attachments=attachments
-    )
+    return Body(text=storable(text), html=storable(html), blocked=blocked, attachments=attachments)
+
+
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def storable(value: str) -> str:
+    """`value` as a store keeps it: without NUL and the other control characters but line breaks
+    and tabs, a lone surrogate (a byte no charset decoded) as U+FFFD. A sender writes what they
+    like; one message that PostgreSQL refuses would stop its mailbox's sync at it for good."""
+    value = CONTROL.sub("", value)
+    return value if value.isascii() else value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def _content(part: Any) -> str:

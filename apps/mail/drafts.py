@@ -32,7 +32,7 @@ from typing import Any
 from django.db import transaction
 
 from apps.core.errors import AppError
-from apps.mail import errors, sending, servers, sync
+from apps.mail import errors, selectors, sending, servers, sync
 from apps.mail.models import Draft, Folder
 from apps.mail.sync import quoted, untagged
 
@@ -206,7 +206,9 @@ def _message(draft: Draft) -> bytes:
         cc=list(draft.cc),
         subject=draft.subject,
         text=draft.body,
-        reply_to=draft.reply_to,
+        reply_to=selectors.answered(draft=draft),
+        in_reply_to=draft.in_reply_to,
+        references=draft.references,
     )
     message = sending.compose(draft.mailbox, letter)
     del message["Message-ID"]

@@ -3,7 +3,7 @@ server quoted, never a body)."""
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict, Forbidden, ValidationFailed
+from apps.core.errors import AppError, Conflict, Forbidden, ReadOnly, ValidationFailed
 
 
 class BadAddress(ValidationFailed):
@@ -133,4 +133,11 @@ class FolderRefused(Conflict):
     msg_format = _(
         "The mail server of mailbox {mailbox} refused to {action} the folder {name!r}; nothing was changed. "
         "Check its folders with getInboxFolders and try another name."
+    )
+
+
+class DraftOfAnother(ReadOnly):
+    msg_format = _(
+        "Draft {id} is another person's, in a mailbox you share: you may read it but not change it. "
+        "Write your own with updateDraft (without draftId)."
     )

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.records import Access, Record, RecordQuerySet, live_once
+from apps.mail.errors import DraftOfAnother
 from apps.mail.permissions import MailPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -219,6 +220,10 @@ class Draft(Record):
     access = Access(
         MailPerm,
         through="mailbox",
+        # Whoever sees the mailbox reads its drafts; a draft is changed by who writes it, and by
+        # the mailbox's owner (a colleague's draft in a shared mailbox is never overwritten).
+        owner=("author", "mailbox__owner"),
+        read_only_error=DraftOfAnother,
         admins=False,
         label=_("Draft"),
         find_with="listDrafts",
@@ -234,6 +239,11 @@ class Draft(Record):
     subject = models.CharField(max_length=998, blank=True)
     body = models.TextField(blank=True)  # plain text; the signature and any quote are added on sending
     reply_to = models.ForeignKey(Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # A reply's threading headers, fixed when it became one: the message answered may leave this
+    # copy before the reply is sent (deleted or moved by another mail program, its folder
+    # renumbered), and the reply still goes in its thread (apps.mail.services.draft_send).
+    in_reply_to = models.CharField(max_length=998, blank=True)
+    references = models.TextField(blank=True)
     # Files of the Files area (ids), each read as the sender when it is sent: a MIME part apiece.
     attachments = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=1)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from apps.core.actors import Actor
 from apps.core.errors import invalid
 from apps.core.search import matching
-from apps.mail.models import Folder, Mailbox, Message
+from apps.mail.models import Draft, Folder, Mailbox, Message
 
 ROLES = {choice.value for choice in Folder.Role if choice.value}
 
@@ -94,3 +94,13 @@ def folders_changeable(*, actor: Actor, mailbox: Mailbox) -> bool:
         return False
     rows = Mailbox.objects.filter(pk=mailbox.pk, deleted_at__isnull=True)
     return rows.filter(Mailbox.access.rows(Mailbox, actor.pk, "change")).exists()
+
+
+def answered(*, draft: Draft) -> Message | None:
+    """The message a reply draft answers: the one it names, else the same message found again by
+    its Message-ID (moved by another mail program, then copied anew by the sync); None when it is
+    gone (the draft's own In-Reply-To and References still thread the reply)."""
+    if draft.reply_to is not None or not draft.in_reply_to:
+        return draft.reply_to
+    rows = Message.objects.filter(mailbox=draft.mailbox_id, message_id=draft.in_reply_to)
+    return rows.select_related("folder", "mailbox").order_by("-date", "-id").first()

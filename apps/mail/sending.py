@@ -8,6 +8,7 @@ per message (apps.mail.models.Outgoing); `deliver` claims the row, sends it once
 submission and stores the sent message in the Sent folder (IMAP APPEND).
 """
 
+import email.message
 import imaplib
 import logging
 import smtplib
@@ -26,7 +27,7 @@ from apps.accounts.models import person
 from apps.core import outbound
 from apps.core.actors import Actor
 from apps.core.errors import AppError, EmailNotSent
-from apps.mail import addresses, errors, servers, sync
+from apps.mail import addresses, content, errors, servers, sync
 from apps.mail.models import Folder, Mailbox, Message, Outgoing
 from apps.mail.sync import message_ids, quoted
 
@@ -46,6 +47,10 @@ class Letter:
     html: str = ""
     signature: str = ""
     reply_to: Message | None = None
+    # A reply's threading headers when the message answered is no longer here (a draft's, kept
+    # with it): In-Reply-To and References without the quote.
+    in_reply_to: str = ""
+    references: str = ""
     forward: Message | None = None
     forward_raw: bytes | None = None  # the forwarded message itself, attached as message/rfc822
     files: list[tuple[str, str, bytes]] = field(default_factory=list)  # (name, type, bytes)
@@ -84,6 +89,14 @@ def forwarded_inline(message: Message) -> str:
     return "\n".join(lines) + "\n\n" + message.text.strip()
 
 
+def threading_of(original: Message) -> tuple[str, str]:
+    """In-Reply-To and References of a reply to `original` (RFC 5322 3.6.4): its Message-ID, and
+    its References (else its In-Reply-To) followed by its Message-ID."""
+    chain = message_ids(original.references) or message_ids(original.in_reply_to)
+    chain = [*chain, original.message_id]
+    return original.message_id, " ".join(dict.fromkeys(value for value in chain if value))
+
+
 def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
     sender = addresses.one(letter.sender, field="from")
     if not mailbox.may_send_as(sender):
@@ -100,14 +113,14 @@ def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
     for name, value in letter.headers.items():
         message[name] = value
     text = with_signature(letter.text, letter.signature)
+    in_reply_to, references = letter.in_reply_to, letter.references
     if letter.reply_to is not None:
-        original = letter.reply_to
-        chain = [*message_ids(original.references), original.message_id]
-        if original.message_id:
-            message["In-Reply-To"] = original.message_id
-        if any(chain):
-            message["References"] = " ".join(value for value in chain if value)
-        text = f"{text}\n\n{quote_of(original)}"
+        in_reply_to, references = threading_of(letter.reply_to)
+        text = f"{text}\n\n{quote_of(letter.reply_to)}"
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+    if references:
+        message["References"] = references
     if letter.forward is not None and letter.forward_raw is None:
         text = f"{text}\n\n{forwarded_inline(letter.forward)}"
     message.set_content(text.strip() + "\n")
@@ -119,8 +132,30 @@ def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
         message.add_attachment(sync.parse(letter.forward_raw))
     for name, mime, data in letter.files:
         maintype, _, subtype = (mime or "application/octet-stream").partition("/")
+        if (maintype, subtype) == ("message", "rfc822"):
+            # A message stays one (RFC 2046 5.2.1: never base64), as a forward as an attachment is.
+            message.add_attachment(sync.parse(data), filename=name or None)
+            continue
         message.add_attachment(data, maintype=maintype, subtype=subtype or "octet-stream", filename=name)
     return message
+
+
+def attachments_of(raw: bytes) -> list[tuple[str, str, bytes]]:
+    """The attachments of a message as the server holds it (name, type, bytes): what an inline
+    forward carries on, as mail programs forward them."""
+    found = []
+    for part in sync.parse(raw).iter_attachments():
+        mime = part.get_content_type()
+        if part.get_content_maintype() == "message":
+            inner = part.get_payload()
+            first = inner[0] if isinstance(inner, list) and inner else None
+            data = first.as_bytes() if isinstance(first, email.message.Message) else b""
+            mime = "message/rfc822" if data else mime
+        else:
+            payload = part.get_payload(decode=True)
+            data = payload if isinstance(payload, bytes) else b""
+        found.append((content.storable(part.get_filename() or ""), mime, data))
+    return found
 
 
 def recipients_of(letter: Letter) -> list[str]:

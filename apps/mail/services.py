@@ -3,6 +3,7 @@ forward, resend, a file as an attachment). Every door (the Email Inbox tools, ot
 tools, the Mail page, Celery) calls these; rows come from `restrict`/`fetch` of the actor."""
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -116,8 +117,10 @@ def draft_save(
             mailbox=mailbox, author=person(actor), created_by=person(actor), from_address=mailbox.address
         )
         if reply_to is not UNSET and reply_to is not None:
-            draft.subject = _reply_subject(reply_to.subject)
-            draft.to = [reply_to.reply_to[0] if reply_to.reply_to else reply_to.from_address]
+            answer = _answer_of(reply_to)
+            # A received subject has no limit; the draft's default keeps what its column holds.
+            draft.subject = _reply_subject(reply_to.subject)[:SUBJECT_LIMIT]
+            draft.from_address, draft.to = answer.sender, answer.to
     elif draft.sent_at is not None:
         raise errors.AlreadySent(draft=draft.pk)
     if from_address is not None:
@@ -139,6 +142,7 @@ def draft_save(
         if reply_to is not None and reply_to.mailbox_id != draft.mailbox_id:
             raise invalid("reply_to_message_id", _("the message is in another mailbox than the draft"))
         draft.reply_to = reply_to
+        draft.in_reply_to, draft.references = sending.threading_of(reply_to) if reply_to else ("", "")
     if attachments is not None:
         draft.attachments = [file.pk for file in _attachable(actor, attachments)]
     with transaction.atomic():
@@ -155,6 +159,7 @@ def draft_save(
     return draft
 
 
+SUBJECT_LIMIT = Draft._meta.get_field("subject").max_length or 998
 DRAFT_FIELDS = [
     field.name
     for field in Draft._meta.concrete_fields
@@ -188,6 +193,27 @@ def _attached(actor: Actor, file_ids: list[int]) -> list[tuple[str, str, bytes]]
     from apps.files import api as files
 
     return [(file.name, file.mime_type, files.file_bytes(file)) for file in _attachable(actor, file_ids)]
+
+
+@dataclass
+class _Answer:
+    sender: str  # the mailbox's address the message was written to
+    to: list[str]  # its Reply-To or sender; of a message the mailbox sent, its recipients
+    others: list[str]  # its other recipients, for reply-all
+
+
+def _answer_of(message: Message) -> _Answer:
+    """Who a reply to `message` is from and to, whether it is sent at once or drafted first."""
+    mailbox = message.mailbox
+    own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
+    written_to = addresses.of_header(", ".join([*message.to, *message.cc]))
+    sender = next((a for a in written_to if a in own), mailbox.address)
+    if message.from_address in own:
+        to = addresses.many(message.to, field="to")
+    else:
+        to = addresses.many([a for a in message.reply_to[:1] or [message.from_address] if a], field="to")
+    taken = own | {a.lower() for a in to}
+    return _Answer(sender=sender, to=to, others=[a for a in written_to if a not in taken])
 
 
 def _reply_subject(subject: str) -> str:
@@ -303,10 +329,18 @@ def folder_create(*, actor: Actor, mailbox: Mailbox, name: str) -> Folder:
     require(actor, MailPerm.EDIT)
     name = _folder_name(name, field="name")
     _name_free(mailbox, name)
-    uidvalidity, uidnext = organize.create_folder(mailbox, name)
-    folder, _created = Folder.objects.update_or_create(
-        mailbox=mailbox, name=name, defaults={"role": "", "uidvalidity": uidvalidity, "uidnext": uidnext}
-    )
+    levels = name.split(SEPARATOR)
+    # Its parents are folders of their own, made first where missing (as mail programs make
+    # them): the server holds no folder for a level only named on the way (IMAP lists it
+    # \Noselect), which could then be neither renamed, nor chosen, nor found here.
+    for depth in range(1, len(levels) + 1):
+        level = SEPARATOR.join(levels[:depth])
+        if depth < len(levels) and Folder.objects.filter(mailbox=mailbox, name__iexact=level).exists():
+            continue
+        uidvalidity, uidnext = organize.create_folder(mailbox, level)
+        folder, _created = Folder.objects.update_or_create(
+            mailbox=mailbox, name=level, defaults={"role": "", "uidvalidity": uidvalidity, "uidnext": uidnext}
+        )
     return folder
 
 
@@ -374,7 +408,9 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
             subject=draft.subject,
             text=draft.body,
             signature=_signature_text(actor, draft.mailbox),
-            reply_to=draft.reply_to,
+            reply_to=selectors.answered(draft=draft),
+            in_reply_to=draft.in_reply_to,
+            references=draft.references,
             files=_attached(actor, draft.attachments),
         )
         pending = sending.queue(
@@ -382,7 +418,7 @@ def draft_send(*, actor: Actor, draft: Draft) -> Outgoing:
             actor=actor,
             message=sending.compose(draft.mailbox, letter),
             recipients=sending.recipients_of(letter),
-            kind="reply" if draft.reply_to_id else "send",
+            kind="reply" if draft.reply_to_id or draft.in_reply_to else "send",
             draft_id=draft.pk,
         )
     row = sending.deliver(pending)
@@ -407,6 +443,7 @@ def message_forward(
     subject = (
         message.subject if message.subject.lower().startswith(("fwd:", "fw:")) else f"Fwd: {message.subject}"
     )
+    raw = sending.fetch_raw(message) if as_attachment or message.attachments else None
     letter = sending.Letter(
         sender=from_address or mailbox.address,
         to=addresses.many(to, field="to"),
@@ -414,7 +451,9 @@ def message_forward(
         text=note,
         signature=_signature_text(actor, mailbox),
         forward=message,
-        forward_raw=sending.fetch_raw(message) if as_attachment else None,
+        forward_raw=raw if as_attachment else None,
+        # Inline, the original's files go with it, each a part of its own.
+        files=sending.attachments_of(raw) if raw is not None and not as_attachment else [],
     )
     return sending.send(mailbox, letter, actor=actor, kind="forward")
 
@@ -486,21 +525,11 @@ def message_reply(
     require(actor, MailPerm.SEND)
     files = _attached(actor, attachments) if attachments else []
     mailbox = message.mailbox
-    own = {mailbox.address.lower(), *(a.lower() for a in mailbox.send_as)}
-    written_to = addresses.of_header(", ".join([*message.to, *message.cc]))
-    sender = next((a for a in written_to if a in own), mailbox.address)
-    if message.from_address in own:
-        to = addresses.many(message.to, field="to")
-    else:
-        to = addresses.many(message.reply_to[:1] or [message.from_address], field="to")
-    cc: list[str] = []
-    if reply_all:
-        taken = own | {a.lower() for a in to}
-        cc = [a for a in written_to if a not in taken]
+    answer = _answer_of(message)
     letter = sending.Letter(
-        sender=sender,
-        to=to,
-        cc=addresses.many(cc, field="cc"),
+        sender=answer.sender,
+        to=answer.to,
+        cc=addresses.many(answer.others if reply_all else [], field="cc"),
         subject=_reply_subject(message.subject),
         text=body,
         signature=_signature_text(actor, mailbox),

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.catalogue.shapes import YEARS
 from apps.core.errors import AppError
 from apps.mail import addresses, content, reports, servers
 from apps.mail.models import Draft, Folder, Mailbox, Message, Thread
@@ -235,7 +236,7 @@ def _header(message: EmailMessage, name: str) -> str:
         value = message.get(name, "")
     except (ValueError, IndexError, TypeError):
         return ""
-    return " ".join(str(value or "").split()).replace("\x00", "")
+    return content.storable(" ".join(str(value or "").split()))
 
 
 def automatic(message: EmailMessage) -> bool:
@@ -252,11 +253,15 @@ def automatic(message: EmailMessage) -> bool:
 
 
 def _date(message: EmailMessage) -> datetime:
+    """Its Date header, or the time it is copied when that says nothing or an impossible time: a
+    date far out of the years mail is written in (9999-12-31 west of UTC is in the year 10000 in
+    UTC, which no Python date holds) would fail every later read of the mailbox's messages."""
     try:
         value = parsedate_to_datetime(_header(message, "Date"))
-    except (TypeError, ValueError, IndexError):
+        value = (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+    except (TypeError, ValueError, IndexError, OverflowError):
         return timezone.now()
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    return value if YEARS[0] <= value.year <= YEARS[1] else timezone.now()
 
 
 def message_ids(value: str) -> list[str]:

@@ -259,9 +259,10 @@ def manage_email(
     folder: Annotated[str, Field(max_length=500, description="For move: a role or folder name")] = "",
 ) -> ManagedOut:
     """Mark e-mails read or unread, flag them, or archive, trash or move them, on the mail server."""
+    # Each message once: an id given twice is one message, changed (and counted) once.
     rows = [
         Message.objects.select_related("folder", "mailbox").fetch(ctx.actor, pk, "change")
-        for pk in message_ids
+        for pk in dict.fromkeys(message_ids)
     ]
     changed = services.messages_organize(actor=ctx.actor, messages=rows, action=action, folder=folder)
     now = Message.objects.restrict(ctx.actor).filter(pk__in=message_ids).select_related("folder")
@@ -417,7 +418,7 @@ def update_draft(
     if reply_to_message_id is not None:
         reply = Message.objects.select_related("mailbox").fetch(ctx.actor, reply_to_message_id)
     if draft_id is not None:
-        draft = Draft.objects.select_related("mailbox").fetch(ctx.actor, draft_id)
+        draft = Draft.objects.select_related("mailbox").fetch(ctx.actor, draft_id, "change")
         mailbox = None
     else:
         draft = None
