@@ -8,7 +8,7 @@
 
 import re
 from dataclasses import dataclass
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from typing import Any
 
 import nh3
@@ -108,6 +108,25 @@ def body_of(message: EmailMessage) -> Body:
             }
         )
     return Body(text=storable(text), html=storable(html), blocked=blocked, attachments=attachments)
+
+
+def header(message: Message, name: str) -> str:
+    """The header `name` of a received message as one line of storable text, "" when it has none.
+    Python's header parser raises on some values a sender may write (`From: a@[` is an
+    AttributeError, `To: "` an IndexError): such a header is then read as it was written."""
+    try:
+        value = str(message.get(name, "") or "")
+    except Exception:  # whatever the parser raises: the raw value below
+        value = next((str(raw) for key, raw in message.raw_items() if key.lower() == name.lower()), "")
+    return storable(" ".join(value.split()))
+
+
+def headers(message: Message) -> dict[str, str]:
+    """Every header of a received message (lower-case names, the first of each), as `header` reads it."""
+    found: dict[str, str] = {}
+    for key, _raw in message.raw_items():
+        found.setdefault(key.lower(), header(message, key))
+    return found
 
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import DatabaseError, transaction
 
 from apps.core.errors import AppError
-from apps.mail import addresses, suppression
+from apps.mail import addresses, content, suppression
 
 logger = logging.getLogger(__name__)
 
@@ -102,10 +102,6 @@ def _fields(part: Message) -> list[Message]:
     return []
 
 
-def _one(value: Any) -> str:
-    return " ".join(str(value or "").split())
-
-
 def read(message: EmailMessage, *, mailbox_id: int) -> DeliveryReport | None:
     """The delivery report `message` is, or None."""
     if message.get_content_type() != "multipart/report":
@@ -115,18 +111,18 @@ def read(message: EmailMessage, *, mailbox_id: int) -> DeliveryReport | None:
         return None
     parts = [part for part in message.walk() if part is not message]
     original = next((found for part in parts if (found := _headers_of(part)) is not None), None)
-    headers = {name.lower(): _one(value) for name, value in original.items()} if original else {}
+    headers = content.headers(original) if original else {}
     failures: list[Failure] = []
     pointers: list[str] = []
     if report_type == "delivery-status":
         status_part = next((p for p in parts if p.get_content_type() == "message/delivery-status"), None)
         for block in _fields(status_part)[1:] if status_part is not None else []:
-            action = _one(block.get("Action")).lower()
-            code = STATUS.search(_one(block.get("Status")))
+            action = content.header(block, "Action").lower()
+            code = STATUS.search(content.header(block, "Status"))
             if action not in ("failed", "delayed") or code is None:
                 continue  # delivered, relayed, expanded: nothing went wrong
-            who = _address(_one(block.get("Final-Recipient"))) or _address(
-                _one(block.get("Original-Recipient"))
+            who = _address(content.header(block, "Final-Recipient")) or _address(
+                content.header(block, "Original-Recipient")
             )
             if who:
                 failures.append(Failure(who, permanent=code[1] == "5" and action == "failed", status=code[0]))
@@ -137,8 +133,8 @@ def read(message: EmailMessage, *, mailbox_id: int) -> DeliveryReport | None:
         fields = blocks[0] if blocks else None
         who = ""
         if fields is not None:
-            who = _address(_one(fields.get("Original-Rcpt-To")))
-            pointers = MESSAGE_ID.findall(_one(fields.get("Original-Message-ID")))
+            who = _address(content.header(fields, "Original-Rcpt-To"))
+            pointers = MESSAGE_ID.findall(content.header(fields, "Original-Message-ID"))
         who = who or (addresses.of_header(headers.get("to", "")) or [""])[0].lower()
         if who:
             failures.append(Failure(who, permanent=True))

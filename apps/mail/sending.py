@@ -102,7 +102,9 @@ def compose(mailbox: Mailbox, letter: Letter) -> EmailMessage:
     if not mailbox.may_send_as(sender):
         raise errors.NotAllowedSender(address=sender, mailbox=mailbox.pk)
     message = EmailMessage()
-    message["From"] = addresses.header(sender, mailbox.name if sender == mailbox.address.lower() else "")
+    # One line whatever an older row holds: a line break in a header value is refused (ValueError).
+    name = " ".join(mailbox.name.split()) if sender == mailbox.address.lower() else ""
+    message["From"] = addresses.header(sender, name)
     if letter.to:
         message["To"] = ", ".join(addresses.header(address) for address in letter.to)
     if letter.cc:

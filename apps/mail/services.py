@@ -54,7 +54,8 @@ def mailbox_create(
     if server == Mailbox.Server.IMAP and not (imap_host and smtp_host):
         raise invalid("imap_host", _("an outside mailbox needs its IMAP and SMTP hosts"))
     return Mailbox.objects.create(
-        name=name.strip()[:100] or address,
+        # One line: it is the display name of the From header of every message the mailbox sends.
+        name=clean.text(name, field="name", limit=100) or address,
         address=address,
         send_as=[a.lower() for a in addresses.many(send_as or [], field="send_as")],
         owner=owner,

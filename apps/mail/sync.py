@@ -232,11 +232,7 @@ def parse(raw: bytes) -> EmailMessage:
 
 
 def _header(message: EmailMessage, name: str) -> str:
-    try:
-        value = message.get(name, "")
-    except (ValueError, IndexError, TypeError):
-        return ""
-    return content.storable(" ".join(str(value or "").split()))
+    return content.header(message, name)
 
 
 def automatic(message: EmailMessage) -> bool:

@@ -131,7 +131,7 @@ def mailbox_password(request: AuthenticatedHttpRequest, mailbox_id: int) -> Http
 
 @page(MailPerm.DELETE, methods=("POST",), back="mail:settings")
 def draft_restore(request: AuthenticatedHttpRequest, draft_id: int) -> HttpResponse:
-    draft = Draft.objects.fetch(request.user, draft_id, trash=True)
+    draft = Draft.objects.fetch(request.user, draft_id, "delete", trash=True)
     services.draft_restore(actor=request.user, draft=draft)
     messages.success(request, _("The draft is back."))
     return redirect("mail:settings")

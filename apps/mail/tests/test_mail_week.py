@@ -14,10 +14,10 @@ from email.utils import format_datetime, make_msgid
 import pytest
 from django.utils import timezone
 
-from apps.catalogue.testing import ok, refused
+from apps.catalogue.testing import ok, person_with, refused
 from apps.files.tests.factories import FileFactory
-from apps.mail import servers, sync
-from apps.mail.models import Draft, Mailbox, Message, Outgoing
+from apps.mail import servers, services, sync
+from apps.mail.models import Draft, Mailbox, MailboxMember, Message, Outgoing
 from apps.mail.testing import inbox_of
 from apps.mail.tests.factories import mailbox
 from apps.mail.tests.test_mail_tools import CONFIRM
@@ -374,3 +374,57 @@ def test_the_member_finds_nothing_of_the_admin_s_own_mailbox(boxes, people):
     inboxes = {item["id"]: item for item in ok(member, "listInboxes")["items"]}
     assert boxes["admin"].pk not in inboxes and boxes["shared"].pk in inboxes
     assert "not found" in refused(member, "findAndReadEmail", {"query": secret, "inboxId": boxes["admin"].pk})
+
+
+def test_addresses_that_break_the_header_parser_neither_stop_the_sync_nor_a_report(boxes, people):
+    member, box = people["member"], boxes["member"]
+    subject = _unique("Broken header")
+    # Python's parser raises on these (AttributeError, IndexError) when the header is read.
+    head = "Content-Type: text/plain\r\n\r\n"
+    raw = _raw(subject, head=head).replace(b"From: Stranger <stranger@example.org>", b"From: a@[")
+    _deliver(box, raw.replace(b"To: someone@acme.example", b"To: <a@b>,<"))
+    report = (
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="r1"\r\n\r\n'
+        "--r1\r\nContent-Type: text/plain\r\n\r\nNot delivered.\r\n"
+        "--r1\r\nContent-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n\r\n"
+        "Final-Recipient: rfc822; gone@example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n"
+        '--r1\r\nContent-Type: text/rfc822-headers\r\n\r\nFrom: a@[\r\nTo: "\r\nMessage-ID: <\r\n'
+        "\r\n--r1--\r\n"
+    )
+    _deliver(box, _raw(_unique("Undelivered"), head=report))
+    sync.sync(box)
+    box.refresh_from_db()
+    assert box.status == "ok"
+    read = ok(member, "findAndReadEmail", {"query": subject})["message"]
+    assert read["subject"] == subject and read["sender"] == "a@["
+
+
+def test_a_mailbox_named_with_a_line_break_still_sends(boxes, people, mail_server):
+    admin = people["admin"]
+    address = f"team-{uuid.uuid4().hex[:8]}@acme.example"
+    box = services.mailbox_create(
+        actor=admin, name="Team\r\nBcc: victim@example.org", address=address, owner=admin
+    )
+    assert box.name == "Team Bcc: victim@example.org"
+    customer = f"customer-{uuid.uuid4().hex[:8]}@example.org"
+    draft = ok(admin, "updateDraft", {"inboxId": box.pk, "to": [customer], "subject": "Hello", "body": "Hi."})
+    assert ok(admin, "sendEmail", {"draftId": draft["id"]}, **CONFIRM)["status"] == "sent"
+    received = inbox_of(mail_server, customer)[-1]
+    assert received["Bcc"] is None and "victim" not in str(received["From"].addresses[0].addr_spec)
+
+
+def test_a_colleague_s_trashed_draft_is_restored_only_by_who_may_delete_it(boxes, people, acme_client):
+    admin, shared = people["admin"], boxes["shared"]
+    helper = person_with(
+        {"emailinbox.view", "emailinbox.edit", "emailinbox.delete"},
+        email=f"helper-{uuid.uuid4().hex[:6]}@acme.example",
+    )
+    MailboxMember.objects.create(mailbox=shared, user=helper)
+    theirs = ok(admin, "updateDraft", {"inboxId": shared.pk, "to": ["a@example.org"], "subject": "Parked"})
+    ok(admin, "deleteDraft", {"draftId": theirs["id"]}, **CONFIRM)
+    acme_client.force_login(helper)
+    acme_client.post(f"/settings/mail/drafts/{theirs['id']}/restore")
+    assert Draft.objects.get(pk=theirs["id"]).deleted_at is not None
+    acme_client.force_login(admin)
+    acme_client.post(f"/settings/mail/drafts/{theirs['id']}/restore")
+    assert Draft.objects.get(pk=theirs["id"]).deleted_at is None
