@@ -109,8 +109,9 @@ def draft_save(
     from_address: str | None = None,
     attachments: list[int] | None = None,
 ) -> Draft:
-    """Writes a new draft (in `mailbox`) or changes `draft`: every given field replaces the
-    stored one, all at once (one row, one version more), checked before anything is kept."""
+    """Writes a new draft (in `mailbox`) or changes `draft` (in its own mailbox: another `mailbox`
+    is refused, never ignored): every given field replaces the stored one, all at once (one row,
+    one version more), checked before anything is kept."""
     require(actor, MailPerm.EDIT)
     if draft is None:
         assert mailbox is not None
@@ -124,6 +125,13 @@ def draft_save(
             draft.from_address, draft.to = answer.sender, answer.to
     elif draft.sent_at is not None:
         raise errors.AlreadySent(draft=draft.pk)
+    elif mailbox is not None and mailbox.pk != draft.mailbox_id:
+        raise invalid(
+            "inboxId",
+            _("draft {draft} is in mailbox {mailbox}, where it stays; write a new draft in the other one"),
+            draft=draft.pk,
+            mailbox=draft.mailbox_id,
+        )
     if from_address is not None:
         sender = addresses.one(from_address, field="from")
         if not draft.mailbox.may_send_as(sender):

@@ -417,17 +417,13 @@ def update_draft(
     reply = None
     if reply_to_message_id is not None:
         reply = Message.objects.select_related("mailbox").fetch(ctx.actor, reply_to_message_id)
+    mailbox = _inbox(ctx, inbox_id) if inbox_id is not None else None
     if draft_id is not None:
         draft = Draft.objects.select_related("mailbox").fetch(ctx.actor, draft_id, "change")
-        mailbox = None
     else:
         draft = None
-        if inbox_id is not None:
-            mailbox = _inbox(ctx, inbox_id)
-        elif reply is not None:
-            mailbox = reply.mailbox
-        else:
-            mailbox = selectors.default_mailbox(actor=ctx.actor)
+        if mailbox is None:
+            mailbox = reply.mailbox if reply is not None else selectors.default_mailbox(actor=ctx.actor)
     saved = services.draft_save(
         actor=ctx.actor,
         mailbox=mailbox,

@@ -428,3 +428,28 @@ def test_a_colleague_s_trashed_draft_is_restored_only_by_who_may_delete_it(boxes
     acme_client.force_login(admin)
     acme_client.post(f"/settings/mail/drafts/{theirs['id']}/restore")
     assert Draft.objects.get(pk=theirs["id"]).deleted_at is None
+
+
+def test_a_reply_draft_is_from_the_alias_the_message_was_written_to(boxes, people):
+    member, box = people["member"], boxes["member"]
+    box.send_as = ["billing@acme.example"]
+    box.save(update_fields=["send_as"])
+    message = _arrives(box, _letter(sender="payer@example.org", to="billing@acme.example", subject="Refund"))
+    draft = ok(member, "updateDraft", {"replyToMessageId": message.pk, "body": "Done."})
+    assert draft["sender"] == "billing@acme.example" and draft["to"] == ["payer@example.org"]
+
+
+def test_a_draft_named_with_another_mailbox_is_refused_not_silently_kept_where_it_was(boxes, people):
+    member = people["member"]
+    draft = ok(member, "updateDraft", {"inboxId": boxes["member"].pk, "subject": "Where?"})
+    said = refused(
+        member, "updateDraft", {"draftId": draft["id"], "inboxId": boxes["shared"].pk, "body": "x"}
+    )
+    assert said.startswith("`inboxId`: ") and Draft.objects.get(pk=draft["id"]).body == ""
+    # Naming its own mailbox is no change of mailbox.
+    assert (
+        ok(member, "updateDraft", {"draftId": draft["id"], "inboxId": boxes["member"].pk, "body": "y"})[
+            "body"
+        ]
+        == "y"
+    )
