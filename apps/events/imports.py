@@ -36,6 +36,14 @@ COLUMNS = {
     "accessibility": ("accessibility", "access needs", "accessibility needs"),
 }
 STATUSES = (Attendee.Status.INVITED, Attendee.Status.REGISTERED)
+# (column, as a problem names it, longest): the bounds of the attendee's fields.
+LIMITED = (
+    ("organisation", "organisation", 200),
+    ("type", "type", 40),
+    ("dietary", "dietary need", 200),
+    ("accessibility", "accessibility need", 200),
+)
+NEEDS = ("dietary", "accessibility")
 
 
 @dataclass
@@ -147,7 +155,7 @@ def check(table: list[list[str]], *, existing: set[str], with_needs: bool) -> Ch
 
         name = cell("name") or " ".join(part for part in (cell("first_name"), cell("last_name")) if part)
         name, email = " ".join(name.split()), cell("email").lower()
-        problem = _problem(name, email, cell)
+        problem = _problem(name, email, cell, with_needs=with_needs)
         if problem:
             result.errors.append({"line": line, "problem": problem})
             continue
@@ -161,17 +169,17 @@ def check(table: list[list[str]], *, existing: set[str], with_needs: bool) -> Ch
                 line=line,
                 name=name,
                 email=email,
-                organisation=cell("organisation")[:200],
-                type=(cell("type") or "attendee").lower()[:40],
+                organisation=cell("organisation"),
+                type=(cell("type") or "attendee").lower(),
                 status=(cell("status") or Attendee.Status.INVITED).lower(),
-                dietary=cell("dietary")[:200] if with_needs else "",
-                accessibility=cell("accessibility")[:200] if with_needs else "",
+                dietary=cell("dietary") if with_needs else "",
+                accessibility=cell("accessibility") if with_needs else "",
             )
         )
     return result
 
 
-def _problem(name: str, email: str, cell: Any) -> str:
+def _problem(name: str, email: str, cell: Any, *, with_needs: bool) -> str:
     if not email:
         return "no e-mail address"
     try:
@@ -184,6 +192,12 @@ def _problem(name: str, email: str, cell: Any) -> str:
         return "no name"
     if len(name) > 200:
         return "the name is longer than 200 characters"
+    # What an attendee keeps of each cell, as addEventAttendee takes it: longer is refused, not cut.
+    for column, label, limit in LIMITED:
+        if column in NEEDS and not with_needs:
+            continue  # left out (ignoredColumns)
+        if len(cell(column)) > limit:
+            return f"the {label} is longer than {limit} characters"
     status = (cell("status") or Attendee.Status.INVITED).lower()
     if status not in STATUSES:
         return f"status {status!r}: an import adds people as invited or registered"

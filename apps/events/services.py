@@ -117,7 +117,7 @@ def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: b
     if "name" in fields:
         event.name = clean.text(fields["name"], field="name", limit=200, required=True)
     if "description" in fields:
-        event.description = (fields["description"] or "").strip()[:5000]
+        event.description = clean.long_text(fields["description"], field="description", limit=5000)
     if "time_zone" in fields:
         event.time_zone = clean.zone(fields["time_zone"])
     before = event.starts_at if not creating else None
@@ -147,13 +147,22 @@ def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: b
         event.capacity = capacity
     if "currency" in fields:
         currency = clean.currency(fields["currency"])
-        if not creating and currency != event.currency and event.budget_lines.exists():
-            raise invalid("currency", _("the event has budget lines in its currency; it cannot change now"))
+        if not creating and currency != event.currency and _has_amounts(event):
+            raise invalid(
+                "currency",
+                _("its budget lines and hotel blocks are at rates to its currency; it cannot change now"),
+            )
         event.currency = currency
     if "stage" in fields:
         event.stage = fields["stage"]
     if "visibility" in fields:
         event.visibility = fields["visibility"]
+
+
+def _has_amounts(event: Event) -> bool:
+    """Whether amounts are kept at a rate to the event's currency: its budget lines, and its hotel
+    blocks (in the trash too: restored, they would count at a rate to another currency)."""
+    return event.budget_lines.exists() or event.hotel_blocks.exists()
 
 
 def event_create(*, actor: Actor, fields: dict[str, Any]) -> Event:
@@ -242,7 +251,10 @@ def event_cancel(*, actor: Actor, event: Event) -> tuple[Event, int]:
     _not_cancelled(event)
     event.cancelled_at = timezone.now()
     event.ical_sequence += 1
-    event.save(update_fields=["cancelled_at", "ical_sequence", "updated_at"])
+    # Needs are kept for the event alone: called off, it will never need them.
+    AttendeeNeeds.objects.filter(attendee__event=event).delete()
+    event.needs_removed_at = event.cancelled_at
+    event.save(update_fields=["cancelled_at", "ical_sequence", "needs_removed_at", "updated_at"])
     invited = list(event.attendees.exclude(status=Attendee.Status.CANCELLED).exclude(invited_sequence=None))
     for attendee in invited:
         ical.send(actor=actor, event=event, attendee=attendee)
@@ -533,7 +545,12 @@ def attendee_update(
         attendee.type = clean.text(fields["type"], field="type", limit=40, required=True).lower()
     was = attendee.status
     if "status" in fields and fields["status"] != was:
+        if fields["status"] != Attendee.Status.CANCELLED:
+            # Called off: nobody registers, waits or checks in any more; cancelling them still may.
+            _not_cancelled(event)
         wanted = _status_step(event, was, fields["status"])
+        if wanted == Attendee.Status.WAITLISTED:
+            _nobody_waits_for_a_free_place(event, attendee)
         if (
             wanted in (Attendee.Status.REGISTERED, Attendee.Status.WAITLISTED)
             and was != Attendee.Status.ATTENDED
@@ -586,6 +603,25 @@ def _status_step(event: Event, was: str, wanted: str) -> str:
     return wanted
 
 
+def _nobody_waits_for_a_free_place(event: Event, attendee: Attendee) -> None:
+    """The waitlist holds people only while the event is full: putting someone on it when a place
+    would be free for them (none taken by the others waiting before them) is refused, instead of
+    leaving them waiting beside an empty seat or moving them straight back up."""
+    if event.capacity is None:
+        raise invalid("status", _("the event has no capacity, so nobody waits; register them instead"))
+    others = event.attendees.exclude(pk=attendee.pk)
+    free = event.capacity - others.filter(status__in=TAKING_A_PLACE).count()
+    waiting = others.filter(status=Attendee.Status.WAITLISTED).count()
+    if free > waiting:
+        raise invalid(
+            "status",
+            _("{free} of {capacity} places are free for the waitlist's {waiting}; register them instead"),
+            free=free,
+            capacity=event.capacity,
+            waiting=waiting,
+        )
+
+
 def _release_rooms(attendee: Attendee) -> None:
     """A cancelled attendee's hotel rooms go back to their blocks; a roommate keeps theirs alone."""
     released = RoomAllocation.objects.filter(attendee=attendee).delete()[0]
@@ -599,6 +635,7 @@ def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> Att
     if "needs" not in Attendee.access.fields_allowed(actor, attendee, "change"):
         raise Forbidden()
     event = attendee.event
+    _not_cancelled(event)
     if event.needs_removed_at is not None or event.ends_at < timezone.now():
         raise invalid("needs", _("the event is over; needs are no longer kept"))
     values = {
@@ -650,6 +687,7 @@ def import_validate(*, actor: Actor, event: Event, file_id: int) -> tuple[import
 
     require(actor, EventsPerm.IMPORT)
     event = Event.objects.fetch(actor, event.pk, "change")
+    _not_cancelled(event)
     file, content = _import_file(actor, file_id)
     existing = {email.lower() for email in event.attendees.values_list("email", flat=True)}
     checked = imports.check(
@@ -675,6 +713,7 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
         done = AttendeeImport.objects.filter(handle_digest=key).first()
         if done is not None:
             return done, False
+        _not_cancelled(event)
         file, content = _import_file(actor, payload["f"])
         if imports.digest(content) != payload["h"]:
             raise errors.ImportFileChanged(file=file.pk, details={"handle": ["file changed"]})
@@ -793,6 +832,7 @@ def cost_lines_add(
 
 
 def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> None:
+    kept_currency = block.currency
     for key, limit in (("hotel", 200), ("room_type", 80)):
         if key in fields:
             setattr(block, key, clean.text(fields[key], field=key, limit=limit, required=True))
@@ -821,8 +861,8 @@ def _apply_block(event: Event, block: HotelBlock, fields: dict[str, Any]) -> Non
         raise invalid("cutOff", _("the cut-off is on or before the first night"))
     _covers_the_event(event, block)
     given = dec(fields["exchange_rate"], "0.00000001") if fields.get("exchange_rate") else None
-    if given is None and block.pk is not None:
-        given = block.exchange_rate
+    if given is None and block.pk is not None and block.currency == kept_currency:
+        given = block.exchange_rate  # the rate it was given, for the currency it still has
     block.exchange_rate = _rate(
         source=block.currency, target=event.currency, day=block.first_night, given=given
     )
@@ -853,6 +893,7 @@ def _covers_the_event(event: Event, block: HotelBlock) -> None:
 def block_save(*, actor: Actor, event: Event, block: HotelBlock | None, fields: dict[str, Any]) -> HotelBlock:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
+    _not_cancelled(event)
     if block is None:
         block = HotelBlock(event=event, created_by=person(actor), currency=event.currency)
     _apply_block(event, block, fields)
@@ -900,7 +941,8 @@ def allocation_add(
 ) -> RoomAllocation:
     """A room of the block; BlockFull when a night of it has no room left, nothing written."""
     require(actor, EventsPerm.EDIT)
-    block = HotelBlock.objects.fetch(actor, block.pk, "change", lock=True)
+    block = HotelBlock.objects.select_related("event").fetch(actor, block.pk, "change", lock=True)
+    _not_cancelled(block.event)
     if attendee.event_id != block.event_id or (
         sharing_with is not None and sharing_with.event_id != block.event_id
     ):

@@ -111,6 +111,8 @@ def get_event_planning_overview(ctx: ToolContext) -> OverviewOut:
                 )
             )
             for event in events:
+                if event.cancelled_at is not None:
+                    continue  # called off: neither to come nor needing anything
                 upcoming += event.starts_at.date() >= today
                 if event.capacity and event.registered >= event.capacity and event.ends_at.date() >= today:
                     attention.append(f"{event.name} ({event.pk}) is full: {event.waitlisted} waitlisted")
@@ -120,7 +122,7 @@ def get_event_planning_overview(ctx: ToolContext) -> OverviewOut:
             )
         )
     soon = HotelBlock.objects.restrict(ctx.actor).filter(
-        cut_off__gte=today, cut_off__lte=today + timedelta(days=14)
+        cut_off__gte=today, cut_off__lte=today + timedelta(days=14), event__cancelled_at__isnull=True
     )
     soon = soon.select_related("event").order_by("cut_off", "id")
     for block in soon[:50]:

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils.translation import gettext_lazy as _
 
+from apps.catalogue.shapes import YEARS
 from apps.core import clean, transfer
 from apps.core.actors import actor_id
 from apps.core.errors import AppError, invalid
@@ -31,13 +32,17 @@ from apps.events.permissions import EventsPerm
 def _when(field: str) -> Any:
     def parse(text: str) -> datetime:
         try:
-            return datetime.fromisoformat(text.strip())
+            moment = datetime.fromisoformat(text.strip())
         except ValueError:
             raise invalid(
                 field,
                 _("{text!r} is not a date and time (2026-03-10T14:30, in the row's time zone)"),
                 text=text,
             ) from None
+        # The years createEvent takes: far outside them, the time moved to UTC is no datetime.
+        if not YEARS[0] <= moment.year <= YEARS[1]:
+            raise invalid(field, _("must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1])
+        return moment
 
     return parse
 

@@ -1,0 +1,410 @@
+"""What a week of planning a conference found: an organiser (the area's admin) and a member plan
+one with sessions, a capacity and a waitlist, paid and free tickets, cancellations, changes of
+attendees, check-in day and exports, through the tools. A called-off event takes no more
+registrations, check-ins, imports or rooms, and keeps no needs; the waitlist holds people only
+while the event is full; amounts stay at a rate to the currency they are in; an import refuses
+what it cannot keep instead of cutting it, and a year no time can be moved to."""
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from apps.catalogue.testing import confirmed, ok, refused
+from apps.events.models import Attendee, AttendeeNeeds, Event, HotelBlock, RoomAllocation, Supplier
+from apps.files.tests.factories import FileFactory
+
+CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
+
+
+def _day(days: int, hour: int = 9) -> str:
+    """A wall-clock time `days` ahead at `hour`, without an offset (the event's zone)."""
+    moment = (timezone.now() + timedelta(days=days)).replace(hour=hour, minute=0, second=0, microsecond=0)
+    return moment.replace(tzinfo=None).isoformat()
+
+
+def _event(user, **extra):  # type: ignore[no-untyped-def]
+    return ok(
+        user,
+        "createEvent",
+        {
+            "name": "Platform Engineering Days",
+            "startsAt": _day(40),
+            "endsAt": _day(41, 17),
+            "timeZone": "Europe/Berlin",
+            "venue": "Congress Centre",
+            **extra,
+        },
+    )
+
+
+@pytest.fixture
+def conference(people):  # type: ignore[no-untyped-def]
+    """The organiser's conference, three places."""
+    return _event(people["admin"], capacity=3)
+
+
+def _register(user, event_id: int, n: int, status: str = "registered", ticket: str = "paid"):  # type: ignore[no-untyped-def]
+    return ok(
+        user,
+        "addEventAttendee",
+        {
+            "eventId": event_id,
+            "name": f"Guest {n}",
+            "email": f"guest{n}@example.org",
+            "status": status,
+            "type": ticket,
+        },
+    )
+
+
+def _status(user, attendee_id: int, status: str):  # type: ignore[no-untyped-def]
+    return ok(user, "updateEventAttendee", {"attendeeId": attendee_id, "changes": {"status": status}})
+
+
+def _block(user, event_id: int, **extra):  # type: ignore[no-untyped-def]
+    first = Event.objects.get(pk=event_id).starts_at.date()
+    return ok(
+        user,
+        "manageEventHotels",
+        {
+            "eventId": event_id,
+            "action": "add",
+            "block": {
+                "hotel": "Hotel Nord",
+                "roomType": "double",
+                "firstNight": first.isoformat(),
+                "nights": 2,
+                "rooms": 10,
+                "rate": 100,
+                "cutOff": (first - timedelta(days=10)).isoformat(),
+                **extra,
+            },
+        },
+    )
+
+
+# --- a week of registrations --------------------------------------------------------------------
+
+
+def test_the_conference_fills_its_places_and_the_waitlist_moves_up_in_order(people, conference):
+    organiser, member = people["admin"], people["member"]
+    made = [_register(member, conference["id"], n, ticket="free" if n % 2 else "paid") for n in range(5)]
+    assert [a["status"] for a in made] == ["registered"] * 3 + ["waitlisted"] * 2
+    # The same person twice, whatever the case and spaces of their address: refused.
+    twice = refused(
+        member,
+        "addEventAttendee",
+        {"eventId": conference["id"], "name": "G", "email": " GUEST1@Example.ORG "},
+    )
+    assert "already an attendee" in twice
+
+    moved = _status(organiser, made[0]["id"], "cancelled")
+    more = ok(organiser, "updateEvent", {"eventId": conference["id"], "changes": {"capacity": 4}})
+    listed = ok(member, "listEventAttendees", {"eventId": conference["id"]})
+
+    assert moved["promoted"] == [made[3]["id"]] and more["promoted"] == [made[4]["id"]]
+    assert listed["counts"] == {"invited": 0, "registered": 4, "waitlisted": 0, "cancelled": 1, "attended": 0}
+    rows = list(
+        csv.DictReader(io.StringIO(ok(member, "exportDataCsv", {"entityType": "event_attendee"})["csvText"]))
+    )
+    assert {(r["email"], r["type"], r["status"]) for r in rows if r["eventId"] == str(conference["id"])} == {
+        ("guest0@example.org", "paid", "cancelled"),
+        ("guest1@example.org", "free", "registered"),
+        ("guest2@example.org", "paid", "registered"),
+        ("guest3@example.org", "free", "registered"),
+        ("guest4@example.org", "paid", "registered"),
+    }
+
+
+def test_the_waitlist_holds_people_only_while_the_event_is_full(people, conference):
+    organiser = people["admin"]
+    invited = _register(organiser, conference["id"], 1, status="invited")
+    registered = _register(organiser, conference["id"], 2)
+
+    # Two places free: nobody waits beside them (before, the invited one stayed waiting beside
+    # empty seats, and the registered one was moved straight back up as "promoted").
+    for attendee in (invited, registered):
+        said = refused(
+            organiser,
+            "updateEventAttendee",
+            {"attendeeId": attendee["id"], "changes": {"status": "waitlisted"}},
+        )
+        assert said.startswith("`changes.status`: ") or said.startswith("`status`: "), said
+        assert "register them instead" in said
+    assert Attendee.objects.get(pk=invited["id"]).status == "invited"
+    assert Attendee.objects.get(pk=registered["id"]).status == "registered"
+
+    # Full, with someone waiting: a registered person may give their place to the first in line.
+    _register(organiser, conference["id"], 3)
+    _status(organiser, invited["id"], "registered")
+    waiting = _register(organiser, conference["id"], 4)
+    assert waiting["status"] == "waitlisted"
+    swapped = _status(organiser, registered["id"], "waitlisted")
+    assert swapped["attendee"]["status"] == "waitlisted" and swapped["promoted"] == [waiting["id"]]
+
+    # No capacity: no waitlist either.
+    open_day = _event(organiser, name="Open day")
+    walk_in = _register(organiser, open_day["id"], 9, status="invited")
+    assert "no capacity" in refused(
+        organiser, "updateEventAttendee", {"attendeeId": walk_in["id"], "changes": {"status": "waitlisted"}}
+    )
+
+
+# --- a called-off event -------------------------------------------------------------------------
+
+
+def test_a_cancelled_event_takes_no_registration_check_in_import_or_room(people):
+    organiser, member = people["admin"], people["member"]
+    # Tomorrow's, so that check-in is open.
+    event = _event(organiser, name="Tomorrow's meetup", startsAt=_day(1, 8), endsAt=_day(1, 18), capacity=1)
+    guest = _register(organiser, event["id"], 1)
+    waiting = _register(organiser, event["id"], 2)
+    invited = _register(organiser, event["id"], 3, status="invited")
+    hotels = _block(
+        organiser,
+        event["id"],
+        firstNight=Event.objects.get(pk=event["id"]).starts_at.date().isoformat(),
+        nights=1,
+    )
+    file = FileFactory(
+        actor=organiser, name="late.csv", text="name,email,status\nLate,late@example.org,registered\n"
+    )
+    handle = ok(organiser, "validateAttendeeImport", {"eventId": event["id"], "fileId": file.pk})["handle"]
+    ok(organiser, "cancelEvent", {"eventId": event["id"]}, **CONFIRM)
+
+    for user, attendee, status in [
+        (organiser, guest, "attended"),  # checked in at a door that never opens
+        (member, waiting, "registered"),
+        (member, invited, "registered"),
+    ]:
+        said = refused(
+            user, "updateEventAttendee", {"attendeeId": attendee["id"], "changes": {"status": status}}
+        )
+        assert "is cancelled" in said
+    assert refused(organiser, "validateAttendeeImport", {"eventId": event["id"], "fileId": file.pk})
+    assert "is cancelled" in refused(organiser, "commitAttendeeImport", {"handle": handle}, **CONFIRM)
+    assert "is cancelled" in refused(
+        organiser,
+        "allocateEventHotel",
+        {"blockId": hotels["blocks"][0]["id"], "attendeeId": guest["id"]},
+    )
+    assert "is cancelled" in refused(
+        organiser,
+        "manageEventHotels",
+        {
+            "eventId": event["id"],
+            "action": "update",
+            "blockId": hotels["blocks"][0]["id"],
+            "block": {"rooms": 20},
+        },
+    )
+    assert sorted(Attendee.objects.filter(event_id=event["id"]).values_list("status", flat=True)) == [
+        "invited",
+        "registered",
+        "waitlisted",
+    ]
+    assert not RoomAllocation.objects.filter(block__event_id=event["id"]).exists()
+    assert HotelBlock.objects.get(pk=hotels["blocks"][0]["id"]).rooms == 10
+    # Cancelling people, and removing the block, still tidy up after it.
+    assert _status(member, waiting["id"], "cancelled")["attendee"]["status"] == "cancelled"
+    ok(
+        organiser,
+        "manageEventHotels",
+        {"eventId": event["id"], "action": "remove", "blockId": hotels["blocks"][0]["id"]},
+    )
+
+
+def test_a_cancelled_event_keeps_no_needs_and_is_no_longer_on_the_board(people, conference):
+    organiser = people["admin"]
+    guest = ok(
+        organiser,
+        "addEventAttendee",
+        {
+            "eventId": conference["id"],
+            "name": "Ada",
+            "email": "ada@example.org",
+            "status": "registered",
+            "needs": {"dietary": "no nuts", "accessibility": "wheelchair"},
+        },
+    )
+    for n in range(2, 5):
+        _register(organiser, conference["id"], n)
+    _block(organiser, conference["id"], cutOff=(timezone.now() + timedelta(days=5)).date().isoformat())
+    board = ok(organiser, "getEventPlanningOverview")
+    assert [a for a in board["attention"] if "Platform Engineering Days" in a]
+
+    ok(organiser, "cancelEvent", {"eventId": conference["id"]}, **CONFIRM)
+
+    assert not AttendeeNeeds.objects.filter(attendee_id=guest["id"]).exists()
+    assert "is cancelled" in refused(
+        organiser, "updateEventAttendee", {"attendeeId": guest["id"], "needs": {"dietary": "vegan"}}
+    )
+    after = ok(organiser, "getEventPlanningOverview")
+    assert not [a for a in after["attention"] if "Platform Engineering Days" in a], after["attention"]
+    assert after["upcoming"] == board["upcoming"] - 1
+
+
+# --- amounts and their currencies ---------------------------------------------------------------
+
+
+def test_the_event_s_currency_stays_while_hotel_blocks_are_priced_in_it(people, conference):
+    organiser = people["admin"]
+    _block(organiser, conference["id"])
+
+    said = refused(organiser, "updateEvent", {"eventId": conference["id"], "changes": {"currency": "USD"}})
+    budget = ok(organiser, "getEventBudgetSummary", {"eventId": conference["id"]})
+
+    assert said.startswith("`changes.currency`: ") or said.startswith("`currency`: "), said
+    assert Event.objects.get(pk=conference["id"]).currency == "EUR"
+    assert (budget["currency"], budget["total"]["committed"]) == ("EUR", "2000.00")
+
+
+def test_a_hotel_block_moved_to_another_currency_needs_its_rate(people, conference):
+    organiser = people["admin"]
+    block_id = _block(organiser, conference["id"])["blocks"][0]["id"]
+
+    said = refused(
+        organiser,
+        "manageEventHotels",
+        {"eventId": conference["id"], "action": "update", "blockId": block_id, "block": {"currency": "GBP"}},
+    )
+    priced = ok(
+        organiser,
+        "manageEventHotels",
+        {
+            "eventId": conference["id"],
+            "action": "update",
+            "blockId": block_id,
+            "block": {"currency": "GBP", "exchangeRate": 1.2},
+        },
+    )
+    budget = ok(organiser, "getEventBudgetSummary", {"eventId": conference["id"]})
+
+    assert "No GBP→EUR rate" in said
+    assert priced["blocks"][0]["currency"] == "GBP"
+    # 10 rooms, 2 nights, 100 GBP at 1.2
+    assert budget["total"]["committed"] == "2400.00"
+    # A later change that keeps the currency keeps the rate it was given.
+    ok(
+        organiser,
+        "manageEventHotels",
+        {"eventId": conference["id"], "action": "update", "blockId": block_id, "block": {"rooms": 5}},
+    )
+    assert (
+        ok(organiser, "getEventBudgetSummary", {"eventId": conference["id"]})["total"]["committed"]
+        == "1200.00"
+    )
+
+
+def test_a_supplier_whose_cost_line_is_refused_is_not_kept(people, conference):
+    said = refused(
+        people["member"],
+        "addEventSupplier",
+        {
+            "eventId": conference["id"],
+            "name": "Loud AV",
+            "service": "sound",
+            "costLines": [{"category": "av", "description": "PA", "planned": 900, "currency": "USD"}],
+        },
+    )
+    assert "No USD→EUR rate" in said and not Supplier.objects.filter(name="Loud AV").exists()
+
+
+# --- imports ------------------------------------------------------------------------------------
+
+
+def test_an_attendee_import_refuses_cells_longer_than_an_attendee_keeps(people, conference):
+    organiser, member = people["admin"], people["member"]
+    text = (
+        "name,email,organisation,ticket,dietary\n"
+        f"Org,org@example.org,{'o' * 201},paid,\n"  # 2
+        f"Ticket,ticket@example.org,Acme,{'t' * 41},\n"  # 3
+        f"Diet,diet@example.org,Acme,paid,{'d' * 201}\n"  # 4
+        "Fine,fine@example.org,Acme,Free,vegan\n"  # 5
+    )
+    file = FileFactory(actor=organiser, name="guests.csv", text=text)
+
+    checked = ok(organiser, "validateAttendeeImport", {"eventId": conference["id"], "fileId": file.pk})
+    # A member may not import needs: the column is left out, so its length is nobody's problem.
+    theirs = ok(member, "validateAttendeeImport", {"eventId": conference["id"], "fileId": file.pk})
+    ok(organiser, "commitAttendeeImport", {"handle": checked["handle"]}, **CONFIRM)
+
+    assert [(e["line"], e["problem"]) for e in checked["errors"]] == [
+        (2, "the organisation is longer than 200 characters"),
+        (3, "the type is longer than 40 characters"),
+        (4, "the dietary need is longer than 200 characters"),
+    ]
+    assert [e["line"] for e in theirs["errors"]] == [2, 3] and theirs["ignoredColumns"] == ["dietary"]
+    kept = Attendee.objects.get(event_id=conference["id"])
+    assert (kept.email, kept.type, kept.needs.dietary) == ("fine@example.org", "free", "vegan")
+
+
+def test_an_event_import_refuses_a_year_no_time_can_be_moved_to_and_a_description_too_long(people):
+    member = people["member"]
+    ahead = (timezone.now() + timedelta(days=90)).date()
+    text = (
+        "name,startsAt,endsAt,timeZone,description\n"
+        "Far east,0001-01-01T00:30,0001-01-01T05:00,Asia/Tokyo,\n"  # 2: before year 1 in UTC
+        "Far west,9999-12-31T20:00,9999-12-31T23:00,America/New_York,\n"  # 3: after 9999 in UTC
+        f"Long,{ahead}T10:00,{ahead}T12:00,UTC,{'x' * 5001}\n"  # 4: cut to 5000 before
+        f"Kept,{ahead}T10:00,{ahead}T12:00,UTC,{'y' * 5000}\n"  # 5
+    )
+    before = Event.objects.count()
+
+    plan = ok(member, "validateDataImport", {"entityType": "event", "csvText": text})
+
+    assert {(p["row"], p["column"]) for p in plan["problems"]} == {
+        (2, "startsAt"),
+        (2, "endsAt"),
+        (3, "startsAt"),
+        (3, "endsAt"),
+        (4, "description"),
+    }, plan["problems"]
+    assert any("years 1000 to 2999" in p["problem"] for p in plan["problems"])
+    ok(member, "commitDataImport", {"token": plan["token"], "skipInvalidRows": True}, **CONFIRM)
+    assert Event.objects.count() == before + 1
+    assert Event.objects.get(name="Kept").description == "y" * 5000
+
+
+# --- what a member sees of the organiser's private event ----------------------------------------
+
+
+def test_the_organiser_s_private_event_names_nothing_to_a_member(people):
+    organiser, member = people["admin"], people["member"]
+    secret = _event(
+        organiser, name="Retreat of the board", visibility="private", startsAt=_day(30), endsAt=_day(31)
+    )
+    ok(
+        organiser,
+        "addEventSession",
+        {
+            "eventId": secret["id"],
+            "title": "Merger talk",
+            "startsAt": _day(30, 10),
+            "endsAt": _day(30, 11),
+            "speakers": [{"name": "Kim", "email": "kim@example.org"}],
+        },
+    )
+    _register(organiser, secret["id"], 7)
+    mine = _event(member, name="Open day", startsAt=_day(30), endsAt=_day(31))
+
+    clash = refused(
+        member,
+        "addEventSession",
+        {
+            "eventId": mine["id"],
+            "title": "Talk",
+            "startsAt": _day(30, 10),
+            "endsAt": _day(30, 11),
+            "speakers": [{"name": "Kim", "email": "kim@example.org"}],
+        },
+    )
+    exported = ok(member, "exportDataCsv", {"entityType": "event_attendee"})["csvText"] or ""
+
+    assert "Merger" not in clash and "Retreat" not in clash
+    assert "guest7@example.org" not in exported
+    assert "not found" in refused(member, "listEventAttendees", {"eventId": secret["id"]}).lower()
+    assert not ok(member, "searchEvents", {"query": "Retreat"})["items"]
