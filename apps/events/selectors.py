@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from apps.core.actors import Actor
-from apps.events.models import Attendee, Event, EventPipeline, HotelBlock
+from apps.events.models import Attendee, AttendeeImport, Event, EventPipeline, HotelBlock
 
 CENT = Decimal("0.01")
 
@@ -49,6 +49,22 @@ def board(*, actor: Actor) -> list[dict[str, Any]]:
         }
         for pipeline in pipelines
     ] + ([{"pipeline": None, "stages": [(None, by_stage[None])]}] if by_stage.get(None) else [])
+
+
+def imports_of(*, actor: Actor, event: Event, limit: int = 50) -> list[AttendeeImport]:
+    """The event's last imports, each with `file_seen`: whether the reader may see the file it
+    read, whose name is shown only then (someone's private list stays theirs)."""
+    from apps.files import api as files
+
+    rows = list(event.imports.all()[:limit])
+    seen = set(
+        files.File.objects.restrict(actor, trash="include")
+        .filter(pk__in=[row.file_id for row in rows])
+        .values_list("pk", flat=True)
+    )
+    for row in rows:
+        row.file_seen = row.file_id in seen  # type: ignore[attr-defined]
+    return rows
 
 
 # --- hotels ---------------------------------------------------------------------------------------

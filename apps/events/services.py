@@ -187,7 +187,7 @@ def event_update(
     """(event, the fields that changed, the attendees moved up from the waitlist)."""
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
     _not_cancelled(event)
-    was_starting = event.starts_at
+    was_starting, was_ending = event.starts_at, event.ends_at
     names = ["name", "description", "starts_at", "ends_at", "time_zone", "venue", "capacity", "currency"]
     changed = records.update(
         event, actor=actor, permission=EventsPerm.EDIT, fields=fields, apply=_apply_event, names=names
@@ -195,7 +195,10 @@ def event_update(
     if "capacity" in changed:
         _capacity_holds(event)
     if {"starts_at", "ends_at"} & set(changed):
-        _move_sessions(event, event.starts_at - was_starting)
+        # Moved as a whole, the agenda goes with it; only made longer or shorter (the doors open
+        # earlier, a day is added), the sessions keep their times.
+        by = event.starts_at - was_starting
+        _move_sessions(event, by if event.ends_at - was_ending == by else timedelta(0))
     if set(changed) & set(SCHEDULE):
         # A new SEQUENCE: invitations sent before are out of date and the next one replaces them.
         event.ical_sequence += 1
@@ -224,8 +227,8 @@ def _capacity_holds(event: Event) -> None:
 
 
 def _move_sessions(event: Event, by: timedelta) -> None:
-    """The agenda moves with its event (each session as far as the start moved); sessions that
-    would then fall outside the event's dates refuse the move, named."""
+    """The agenda moves with its event (each session `by`, as far as the event moved, or not at
+    all); sessions that would then fall outside the event's dates refuse the change, named."""
     sessions = list(event.sessions.filter(deleted_at__isnull=True))
     for session in sessions:
         session.starts_at += by
@@ -949,6 +952,13 @@ def allocation_add(
         raise invalid("attendeeId", _("the attendee is not at this block's event"))
     if attendee.status == Attendee.Status.CANCELLED:
         raise invalid("attendeeId", _("attendee {attendee} has cancelled"), attendee=attendee.pk)
+    if sharing_with is not None:
+        if sharing_with.pk == attendee.pk:
+            raise invalid("sharingWithAttendeeId", _("an attendee does not share a room with themselves"))
+        if sharing_with.status == Attendee.Status.CANCELLED:
+            raise invalid(
+                "sharingWithAttendeeId", _("attendee {attendee} has cancelled"), attendee=sharing_with.pk
+            )
     today = today or timezone.localdate()
     if today > block.cut_off:
         raise invalid(

@@ -65,6 +65,6 @@ def event_detail(request: AuthenticatedHttpRequest, event_id: int) -> HttpRespon
             "suppliers": event.suppliers.filter(deleted_at__isnull=True).prefetch_related("cost_lines"),
             "budget": budget,
             "findings": selectors.findings(event, budget),
-            "imports": event.imports.all()[:50],
+            "imports": selectors.imports_of(actor=request.user, event=event),
         },
     )

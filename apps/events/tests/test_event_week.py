@@ -408,3 +408,88 @@ def test_the_organiser_s_private_event_names_nothing_to_a_member(people):
     assert "guest7@example.org" not in exported
     assert "not found" in refused(member, "listEventAttendees", {"eventId": secret["id"]}).lower()
     assert not ok(member, "searchEvents", {"query": "Retreat"})["items"]
+
+
+# --- the agenda and the rooms -------------------------------------------------------------------
+
+
+def test_opening_the_doors_earlier_leaves_the_agenda_where_it_was(people, conference):
+    organiser = people["admin"]
+    keynote = ok(
+        organiser,
+        "addEventSession",
+        {"eventId": conference["id"], "title": "Keynote", "startsAt": _day(40, 10), "endsAt": _day(40, 11)},
+    )
+    closing = ok(
+        organiser,
+        "addEventSession",
+        {"eventId": conference["id"], "title": "Closing", "startsAt": _day(41, 16), "endsAt": _day(41, 17)},
+    )
+
+    # Doors open an hour earlier: the talks stay at their times (before, each moved an hour earlier).
+    ok(organiser, "updateEvent", {"eventId": conference["id"], "changes": {"startsAt": _day(40, 8)}})
+    agenda = {s["title"]: s for s in ok(organiser, "getEvent", {"eventId": conference["id"]})["sessions"]}
+    assert (agenda["Keynote"]["startsAt"], agenda["Closing"]["endsAt"]) == (
+        keynote["startsAt"],
+        closing["endsAt"],
+    )
+
+    # The whole conference a week later: the agenda goes with it.
+    ok(
+        organiser,
+        "updateEvent",
+        {"eventId": conference["id"], "changes": {"startsAt": _day(47, 8), "endsAt": _day(48, 17)}},
+    )
+    moved = {s["title"]: s for s in ok(organiser, "getEvent", {"eventId": conference["id"]})["sessions"]}
+    assert moved["Keynote"]["startsAt"][:10] == _day(47)[:10]
+    assert moved["Closing"]["endsAt"][:10] == _day(48)[:10]
+
+    # Starting a day later without saying the end: the first day's talk would be left outside.
+    said = refused(
+        organiser, "updateEvent", {"eventId": conference["id"], "changes": {"startsAt": _day(48, 8)}}
+    )
+    assert "'Keynote'" in said and "'Closing'" not in said
+
+
+def test_a_room_is_shared_with_someone_else_who_still_comes(people, conference):
+    organiser = people["admin"]
+    block_id = _block(organiser, conference["id"])["blocks"][0]["id"]
+    ada, bo = _register(organiser, conference["id"], 1), _register(organiser, conference["id"], 2)
+    _status(organiser, bo["id"], "cancelled")
+
+    alone = refused(
+        organiser,
+        "allocateEventHotel",
+        {"blockId": block_id, "attendeeId": ada["id"], "sharingWithAttendeeId": ada["id"]},
+    )
+    gone = refused(
+        organiser,
+        "allocateEventHotel",
+        {"blockId": block_id, "attendeeId": ada["id"], "sharingWithAttendeeId": bo["id"]},
+    )
+
+    assert alone.startswith("`sharingWithAttendeeId`: ") and "themselves" in alone
+    assert gone.startswith("`sharingWithAttendeeId`: ") and "has cancelled" in gone
+    assert not RoomAllocation.objects.filter(block_id=block_id).exists()
+
+
+def test_an_import_names_its_file_only_to_who_may_see_the_file(people, conference, acme_client):
+    organiser, member = people["admin"], people["member"]
+    private = FileFactory(
+        actor=organiser,
+        name="board-salaries-guests.csv",
+        text="name,email\nAda,ada@example.org\n",
+        visibility="private",
+    )
+    handle = ok(organiser, "validateAttendeeImport", {"eventId": conference["id"], "fileId": private.pk})[
+        "handle"
+    ]
+    ok(organiser, "commitAttendeeImport", {"handle": handle}, **CONFIRM)
+
+    acme_client.force_login(member)
+    theirs = acme_client.get(f"/settings/events/{conference['id']}/").content.decode()
+    acme_client.force_login(organiser)
+    mine = acme_client.get(f"/settings/events/{conference['id']}/").content.decode()
+
+    assert "board-salaries-guests.csv" in mine
+    assert "board-salaries-guests.csv" not in theirs and "A file you may not see" in theirs
