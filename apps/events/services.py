@@ -564,10 +564,12 @@ def attendee_update(
             attendee.status = wanted
             attendee.waitlisted_at = timezone.now() if wanted == Attendee.Status.WAITLISTED else None
     attendee.save()
-    if attendee.status == Attendee.Status.CANCELLED and was != attendee.status:
-        _release_rooms(attendee)
     if needs is not None:
         needs_set(actor=actor, attendee=attendee, needs=needs)
+    if attendee.status == Attendee.Status.CANCELLED and was != attendee.status:
+        _release_rooms(attendee)
+        # Needs are kept for coming alone: someone who will not come has none to be met.
+        AttendeeNeeds.objects.filter(attendee=attendee).delete()
     promoted = (
         promote_waitlist(event) if was in TAKING_A_PLACE and attendee.status not in TAKING_A_PLACE else []
     )
@@ -648,6 +650,10 @@ def needs_set(*, actor: Actor, attendee: Attendee, needs: dict[str, str]) -> Att
     if not any(values.values()):
         AttendeeNeeds.objects.filter(attendee=attendee).delete()
         return None
+    if attendee.status == Attendee.Status.CANCELLED:
+        raise invalid(
+            "needs", _("attendee {attendee} has cancelled; their needs are not kept"), attendee=attendee.pk
+        )
     row, _created = AttendeeNeeds.objects.update_or_create(attendee=attendee, defaults=values)
     return row
 

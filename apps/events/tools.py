@@ -114,7 +114,8 @@ def get_event_planning_overview(ctx: ToolContext) -> OverviewOut:
                 if event.cancelled_at is not None:
                     continue  # called off: neither to come nor needing anything
                 upcoming += event.starts_at.date() >= today
-                if event.capacity and event.registered >= event.capacity and event.ends_at.date() >= today:
+                taken = event.registered + event.attended  # a checked-in person keeps their place
+                if event.capacity and taken >= event.capacity and event.ends_at.date() >= today:
                     attention.append(f"{event.name} ({event.pk}) is full: {event.waitlisted} waitlisted")
         pipelines.append(
             BoardPipeline(

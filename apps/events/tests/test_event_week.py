@@ -8,6 +8,7 @@ what it cannot keep instead of cutting it, and a year no time can be moved to.""
 import csv
 import io
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -16,6 +17,7 @@ from apps.catalogue.testing import confirmed, ok, refused
 from apps.events.models import Attendee, AttendeeNeeds, Event, HotelBlock, RoomAllocation, Supplier
 from apps.files.tests.factories import FileFactory
 
+BERLIN = ZoneInfo("Europe/Berlin")
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
 
@@ -23,6 +25,11 @@ def _day(days: int, hour: int = 9) -> str:
     """A wall-clock time `days` ahead at `hour`, without an offset (the event's zone)."""
     moment = (timezone.now() + timedelta(days=days)).replace(hour=hour, minute=0, second=0, microsecond=0)
     return moment.replace(tzinfo=None).isoformat()
+
+
+def _in(hours: int) -> str:
+    """A moment `hours` from now, whole hours, with its offset."""
+    return (timezone.now() + timedelta(hours=hours)).replace(minute=0, second=0, microsecond=0).isoformat()
 
 
 def _event(user, **extra):  # type: ignore[no-untyped-def]
@@ -159,14 +166,14 @@ def test_the_waitlist_holds_people_only_while_the_event_is_full(people, conferen
 def test_a_cancelled_event_takes_no_registration_check_in_import_or_room(people):
     organiser, member = people["admin"], people["member"]
     # Tomorrow's, so that check-in is open.
-    event = _event(organiser, name="Tomorrow's meetup", startsAt=_day(1, 8), endsAt=_day(1, 18), capacity=1)
+    event = _event(organiser, name="Tomorrow's meetup", startsAt=_in(6), endsAt=_in(16), capacity=1)
     guest = _register(organiser, event["id"], 1)
     waiting = _register(organiser, event["id"], 2)
     invited = _register(organiser, event["id"], 3, status="invited")
     hotels = _block(
         organiser,
         event["id"],
-        firstNight=Event.objects.get(pk=event["id"]).starts_at.date().isoformat(),
+        firstNight=Event.objects.get(pk=event["id"]).starts_at.astimezone(BERLIN).date().isoformat(),
         nights=1,
     )
     file = FileFactory(
@@ -493,3 +500,39 @@ def test_an_import_names_its_file_only_to_who_may_see_the_file(people, conferenc
 
     assert "board-salaries-guests.csv" in mine
     assert "board-salaries-guests.csv" not in theirs and "A file you may not see" in theirs
+
+
+# --- check-in day -------------------------------------------------------------------------------
+
+
+def test_check_in_day_keeps_the_event_full_and_a_cancellation_keeps_no_needs(people):
+    organiser, member = people["admin"], people["member"]
+    event = _event(organiser, name="Meetup", startsAt=_in(6), endsAt=_in(16), capacity=2)
+    ada = ok(
+        organiser,
+        "addEventAttendee",
+        {
+            "eventId": event["id"],
+            "name": "Ada",
+            "email": "ada@example.org",
+            "status": "registered",
+            "needs": {"dietary": "no nuts"},
+        },
+    )
+    bo = _register(organiser, event["id"], 2)
+    _register(organiser, event["id"], 3)  # waitlisted
+
+    for attendee in (ada, bo):
+        _status(member, attendee["id"], "attended")
+    board = ok(member, "getEventPlanningOverview")
+    # Both places are taken by people checked in: still full (before, it counted the registered alone).
+    assert [a for a in board["attention"] if a.startswith(f"Meetup ({event['id']}) is full")], board[
+        "attention"
+    ]
+
+    # Ada goes home ill before the evening: undo her check-in, then cancel her.
+    _status(organiser, ada["id"], "registered")
+    gone = _status(organiser, ada["id"], "cancelled")
+    assert gone["promoted"] and not AttendeeNeeds.objects.filter(attendee_id=ada["id"]).exists()
+    said = refused(organiser, "updateEventAttendee", {"attendeeId": ada["id"], "needs": {"dietary": "vegan"}})
+    assert said.startswith("`needs`: ") and "has cancelled" in said
