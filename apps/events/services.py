@@ -258,6 +258,8 @@ def event_cancel(*, actor: Actor, event: Event) -> tuple[Event, int]:
     AttendeeNeeds.objects.filter(attendee__event=event).delete()
     event.needs_removed_at = event.cancelled_at
     event.save(update_fields=["cancelled_at", "ical_sequence", "needs_removed_at", "updated_at"])
+    # Its speakers are free at those times again (its agenda stays, holding nobody).
+    _free_speakers(event.sessions.all())
     invited = list(event.attendees.exclude(status=Attendee.Status.CANCELLED).exclude(invited_sequence=None))
     for attendee in invited:
         ical.send(actor=actor, event=event, attendee=attendee)
@@ -288,8 +290,9 @@ def event_restore(*, actor: Actor, event: Event) -> Event:
     if not event.in_trash:
         return event
     event.untrash()
-    for session in event.sessions.filter(deleted_at__isnull=True).order_by("starts_at", "id"):
-        _save_session(actor, session, None)
+    if event.cancelled_at is None:  # called off, its sessions hold nobody's time (cancelEvent freed them)
+        for session in event.sessions.filter(deleted_at__isnull=True).order_by("starts_at", "id"):
+            _save_session(actor, session, None)
     logger.info("event %s restored", event.pk)
     return event
 
@@ -446,9 +449,14 @@ def _clash(actor: Actor, session: Session, emails: list[str]) -> None:
     """SessionClash when the session's room (in its event) or a speaker (anywhere) is taken then.
     A session the caller may not see is only said to exist: never its title or id."""
     starts, ends = session.starts_at, session.ends_at
-    # Sessions in the trash, or of an event in the trash, hold nothing (their speakers are freed).
+    # Sessions in the trash, or of an event in the trash or cancelled, hold nothing (their speakers
+    # are freed).
     overlapping = Session.objects.filter(
-        deleted_at__isnull=True, event__deleted_at__isnull=True, starts_at__lt=ends, ends_at__gt=starts
+        deleted_at__isnull=True,
+        event__deleted_at__isnull=True,
+        event__cancelled_at__isnull=True,
+        starts_at__lt=ends,
+        ends_at__gt=starts,
     )
     if session.pk:
         overlapping = overlapping.exclude(pk=session.pk)

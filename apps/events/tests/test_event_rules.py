@@ -7,11 +7,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.catalogue.testing import confirmed, ok, person_with, refused
 from apps.events import services
-from apps.events.models import Attendee, BudgetLine, Event, HotelBlock, RoomAllocation, Session
+from apps.events.models import Attendee, BudgetLine, Event, HotelBlock, RoomAllocation, Session, Speaker
 from apps.events.tests.factories import AttendeeFactory, BlockFactory, EventFactory
 
 CONFIRMED = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -432,10 +434,25 @@ def test_a_cancelled_event_tells_its_attendees_and_a_deleted_one_goes_to_the_tra
     assert "METHOD:CANCEL" in mail.outbox[0].attachments[0].get_payload(decode=True).decode()
 
 
+def _ended(event, *, days=400):
+    """The event, its sessions and its speakers' copies of their times `days` earlier: one that has
+    ended (the services plan only ahead)."""
+    by = timedelta(days=days)
+    Event.objects.filter(pk=event.pk).update(starts_at=F("starts_at") - by, ends_at=F("ends_at") - by)
+    Session.objects.filter(event=event).update(starts_at=F("starts_at") - by, ends_at=F("ends_at") - by)
+    Speaker.objects.filter(session__event=event).exclude(starts_at=None).update(
+        starts_at=F("starts_at") - by, ends_at=F("ends_at") - by
+    )
+    event.refresh_from_db()
+    return event
+
+
 def test_a_deleted_event_is_restored_from_the_page_with_its_speakers_booked_again(people, acme_client):
     member = people["member"]
     event = EventFactory(actor=member, name="Quay talks")
     ok(member, "addEventSession", _session(event, "Keynote", speakers=[("Ada", "ada@example.org")]))
+    # Over already, so deleting it cancels nothing.
+    event = _ended(event)
     ok(member, "deleteEvent", {"eventId": event.pk}, **CONFIRMED)
     acme_client.force_login(member)
 
@@ -446,19 +463,45 @@ def test_a_deleted_event_is_restored_from_the_page_with_its_speakers_booked_agai
     assert answer.status_code == 302
     assert ok(member, "getEvent", {"eventId": event.pk})["event"]["name"] == "Quay talks"
     # Ada holds that hour again: another event cannot book her for it.
-    other = EventFactory(actor=member, starts_at=event.starts_at, ends_at=event.ends_at)
-    assert "ada@example.org already speaks in session" in refused(
-        member, "addEventSession", _session(other, "Clash", speakers=[("Ada", "ada@example.org")])
+    other = _ended(EventFactory(actor=member, starts_at=event.starts_at + timedelta(days=400)))
+    session = Session.objects.create(
+        event=other, title="Clash", starts_at=other.starts_at, ends_at=other.starts_at + timedelta(hours=1)
     )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Speaker.objects.create(
+            session=session,
+            name="Ada",
+            email="ada@example.org",
+            starts_at=session.starts_at,
+            ends_at=session.ends_at,
+        )
+
+
+def test_a_deleted_event_still_to_come_is_restored_cancelled_holding_nobody(people, acme_client):
+    member = people["member"]
+    event = EventFactory(actor=member, name="Quay talks")
+    ok(member, "addEventSession", _session(event, "Keynote", speakers=[("Ada", "ada@example.org")]))
+    ok(member, "deleteEvent", {"eventId": event.pk}, **CONFIRMED)
+    acme_client.force_login(member)
+
+    answer = acme_client.post(f"/settings/events/{event.pk}/restore/")
+
+    assert answer.status_code == 302
+    assert ok(member, "getEvent", {"eventId": event.pk})["event"]["cancelledAt"] is not None
+    # Called off as it was deleted: Ada is free at that hour.
+    other = EventFactory(actor=member, starts_at=event.starts_at, ends_at=event.ends_at)
+    ok(member, "addEventSession", _session(other, "Free", speakers=[("Ada", "ada@example.org")]))
 
 
 def test_an_event_whose_speaker_was_booked_meanwhile_stays_in_the_trash(people):
     member = people["member"]
     event = EventFactory(actor=member)
     ok(member, "addEventSession", _session(event, "Keynote", speakers=[("Ada", "ada@example.org")]))
+    event = _ended(event)
     ok(member, "deleteEvent", {"eventId": event.pk}, **CONFIRMED)
-    other = EventFactory(actor=member, starts_at=event.starts_at, ends_at=event.ends_at)
+    other = EventFactory(actor=member, starts_at=event.starts_at + timedelta(days=400))
     ok(member, "addEventSession", _session(other, "Taken", speakers=[("Ada", "ada@example.org")]))
+    _ended(other)
 
     with pytest.raises(Exception, match="already speaks in session"):
         services.event_restore(actor=member, event=event)

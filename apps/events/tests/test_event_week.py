@@ -14,7 +14,16 @@ import pytest
 from django.utils import timezone
 
 from apps.catalogue.testing import confirmed, ok, refused
-from apps.events.models import Attendee, AttendeeNeeds, Event, HotelBlock, RoomAllocation, Supplier
+from apps.events import services
+from apps.events.models import (
+    Attendee,
+    AttendeeNeeds,
+    Event,
+    HotelBlock,
+    RoomAllocation,
+    Speaker,
+    Supplier,
+)
 from apps.files.tests.factories import FileFactory
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -536,3 +545,42 @@ def test_check_in_day_keeps_the_event_full_and_a_cancellation_keeps_no_needs(peo
     assert gone["promoted"] and not AttendeeNeeds.objects.filter(attendee_id=ada["id"]).exists()
     said = refused(organiser, "updateEventAttendee", {"attendeeId": ada["id"], "needs": {"dietary": "vegan"}})
     assert said.startswith("`needs`: ") and "has cancelled" in said
+
+
+def test_a_speaker_of_a_cancelled_event_is_free_to_speak_elsewhere_then(people):
+    organiser, member = people["admin"], people["member"]
+    speaker = [{"name": "Kim", "email": "kim@example.org"}]
+    called_off = _event(organiser, name="Called off", startsAt=_day(30), endsAt=_day(30, 17))
+    ok(
+        organiser,
+        "addEventSession",
+        {
+            "eventId": called_off["id"],
+            "title": "Keynote",
+            "startsAt": _day(30, 10),
+            "endsAt": _day(30, 11),
+            "speakers": speaker,
+        },
+    )
+    ok(organiser, "cancelEvent", {"eventId": called_off["id"]}, **CONFIRM)
+    elsewhere = _event(member, name="Elsewhere", startsAt=_day(30), endsAt=_day(30, 17))
+
+    talk = ok(
+        member,
+        "addEventSession",
+        {
+            "eventId": elsewhere["id"],
+            "title": "Talk",
+            "startsAt": _day(30, 10),
+            "endsAt": _day(30, 11),
+            "speakers": speaker,
+        },
+    )
+    assert talk["speakers"] == speaker
+
+    # Deleted and restored, the cancelled event stays cancelled and books nobody again.
+    ok(organiser, "deleteEvent", {"eventId": called_off["id"]}, **CONFIRM)
+    services.event_restore(actor=organiser, event=Event.objects.get(pk=called_off["id"]))
+    restored = Event.objects.get(pk=called_off["id"])
+    assert restored.deleted_at is None and restored.cancelled_at is not None
+    assert not Speaker.objects.filter(session__event_id=called_off["id"]).exclude(starts_at=None).exists()
