@@ -198,7 +198,7 @@ def event_update(
         # Moved as a whole, the agenda goes with it; only made longer or shorter (the doors open
         # earlier, a day is added), the sessions keep their times.
         by = event.starts_at - was_starting
-        _move_sessions(event, by if event.ends_at - was_ending == by else timedelta(0))
+        _move_sessions(actor, event, by if event.ends_at - was_ending == by else timedelta(0))
     if set(changed) & set(SCHEDULE):
         # A new SEQUENCE: invitations sent before are out of date and the next one replaces them.
         event.ical_sequence += 1
@@ -226,7 +226,7 @@ def _capacity_holds(event: Event) -> None:
     )
 
 
-def _move_sessions(event: Event, by: timedelta) -> None:
+def _move_sessions(actor: Actor, event: Event, by: timedelta) -> None:
     """The agenda moves with its event (each session `by`, as far as the event moved, or not at
     all); sessions that would then fall outside the event's dates refuse the change, named."""
     sessions = list(event.sessions.filter(deleted_at__isnull=True))
@@ -237,6 +237,10 @@ def _move_sessions(event: Event, by: timedelta) -> None:
     if outside:
         raise errors.SessionsOutsideEvent(sessions=", ".join(f"{s.pk} ({s.title!r})" for s in outside))
     if by:
+        # Their speakers must be free at the new times, elsewhere (the agenda moves as one).
+        for session in sessions:
+            emails = list(session.speakers.values_list("email", flat=True))
+            _clash(actor, session, emails, elsewhere=True)
         Session.objects.bulk_update(sessions, ["starts_at", "ends_at"])
         for session in sessions:
             session.speakers.exclude(starts_at=None).update(
@@ -445,8 +449,9 @@ def _apply_session(
     return people
 
 
-def _clash(actor: Actor, session: Session, emails: list[str]) -> None:
-    """SessionClash when the session's room (in its event) or a speaker (anywhere) is taken then.
+def _clash(actor: Actor, session: Session, emails: list[str], *, elsewhere: bool = False) -> None:
+    """SessionClash when the session's room (in its event) or a speaker (anywhere) is taken then;
+    `elsewhere`: a speaker in other events' sessions only (its event's agenda moving as one).
     A session the caller may not see is only said to exist: never its title or id."""
     starts, ends = session.starts_at, session.ends_at
     # Sessions in the trash, or of an event in the trash or cancelled, hold nothing (their speakers
@@ -460,7 +465,9 @@ def _clash(actor: Actor, session: Session, emails: list[str]) -> None:
     )
     if session.pk:
         overlapping = overlapping.exclude(pk=session.pk)
-    if session.room:
+    if elsewhere:
+        overlapping = overlapping.exclude(event=session.event_id)
+    elif session.room:
         taken = overlapping.filter(event=session.event, room__iexact=session.room).first()
         if taken is not None:
             raise errors.RoomTaken(

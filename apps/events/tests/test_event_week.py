@@ -584,3 +584,40 @@ def test_a_speaker_of_a_cancelled_event_is_free_to_speak_elsewhere_then(people):
     restored = Event.objects.get(pk=called_off["id"])
     assert restored.deleted_at is None and restored.cancelled_at is not None
     assert not Speaker.objects.filter(session__event_id=called_off["id"]).exclude(starts_at=None).exists()
+
+
+def test_moving_the_conference_onto_its_speaker_s_other_talk_names_the_clash(people, conference):
+    organiser, member = people["admin"], people["member"]
+    speaker = [{"name": "Kim", "email": "kim@example.org"}]
+    ok(
+        organiser,
+        "addEventSession",
+        {
+            "eventId": conference["id"],
+            "title": "Keynote",
+            "startsAt": _day(40, 10),
+            "endsAt": _day(40, 11),
+            "speakers": speaker,
+        },
+    )
+    other = _event(member, name="Week later", startsAt=_day(47), endsAt=_day(47, 17))
+    ok(
+        member,
+        "addEventSession",
+        {
+            "eventId": other["id"],
+            "title": "Their talk",
+            "startsAt": _day(47, 10),
+            "endsAt": _day(47, 11),
+            "speakers": speaker,
+        },
+    )
+
+    said = refused(
+        organiser,
+        "updateEvent",
+        {"eventId": conference["id"], "changes": {"startsAt": _day(47), "endsAt": _day(48, 17)}},
+    )
+
+    assert "kim@example.org already speaks in session" in said and "'Their talk'" in said, said
+    assert Event.objects.get(pk=conference["id"]).starts_at.isoformat()[:10] == _day(40)[:10]
