@@ -3,6 +3,7 @@ all or nothing (the dispatcher's transaction, or `transaction.atomic` here), and
 
 import hashlib
 import logging
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -187,7 +188,7 @@ def event_update(
     """(event, the fields that changed, the attendees moved up from the waitlist)."""
     event = Event.objects.fetch(actor, event.pk, "change", lock=True)
     _not_cancelled(event)
-    was_starting, was_ending = event.starts_at, event.ends_at
+    was = _Span(event.starts_at, event.ends_at, event.time_zone)
     names = ["name", "description", "starts_at", "ends_at", "time_zone", "venue", "capacity", "currency"]
     changed = records.update(
         event, actor=actor, permission=EventsPerm.EDIT, fields=fields, apply=_apply_event, names=names
@@ -195,10 +196,7 @@ def event_update(
     if "capacity" in changed:
         _capacity_holds(event)
     if {"starts_at", "ends_at"} & set(changed):
-        # Moved as a whole, the agenda goes with it; only made longer or shorter (the doors open
-        # earlier, a day is added), the sessions keep their times.
-        by = event.starts_at - was_starting
-        _move_sessions(actor, event, by if event.ends_at - was_ending == by else timedelta(0))
+        _move_sessions(actor, event, was)
     if set(changed) & set(SCHEDULE):
         # A new SEQUENCE: invitations sent before are out of date and the next one replaces them.
         event.ical_sequence += 1
@@ -226,17 +224,38 @@ def _capacity_holds(event: Event) -> None:
     )
 
 
-def _move_sessions(actor: Actor, event: Event, by: timedelta) -> None:
-    """The agenda moves with its event (each session `by`, as far as the event moved, or not at
-    all); sessions that would then fall outside the event's dates refuse the change, named."""
+@dataclass(frozen=True)
+class _Span:
+    """An event's times before a change, and the zone they were read in."""
+
+    starts_at: datetime
+    ends_at: datetime
+    time_zone: str
+
+
+def _wall_clock(moment: datetime, zone: str) -> datetime:
+    return moment.astimezone(ZoneInfo(zone)).replace(tzinfo=None)
+
+
+def _move_sessions(actor: Actor, event: Event, was: _Span) -> None:
+    """The agenda moves with its event when the event moves as a whole (its start and end by as
+    much on the wall clock of its zone, whatever the clocks changed in between): each session as
+    far, at the same wall-clock time; when only its span changes (the doors open earlier, a day is
+    added) the sessions keep their times. Sessions that would then fall outside the event's dates
+    refuse the change, named."""
+    by = _wall_clock(event.starts_at, event.time_zone) - _wall_clock(was.starts_at, was.time_zone)
+    moving = by == _wall_clock(event.ends_at, event.time_zone) - _wall_clock(was.ends_at, was.time_zone)
+    zone = ZoneInfo(event.time_zone)
     sessions = list(event.sessions.filter(deleted_at__isnull=True))
-    for session in sessions:
-        session.starts_at += by
-        session.ends_at += by
+    for session in sessions if moving else []:
+        for field in ("starts_at", "ends_at"):
+            moved = _wall_clock(getattr(session, field), was.time_zone) + by
+            setattr(session, field, moved.replace(tzinfo=zone).astimezone(UTC))
+    moving = moving and (event.starts_at, event.ends_at) != (was.starts_at, was.ends_at)
     outside = [s for s in sessions if s.starts_at < event.starts_at or s.ends_at > event.ends_at]
     if outside:
         raise errors.SessionsOutsideEvent(sessions=", ".join(f"{s.pk} ({s.title!r})" for s in outside))
-    if by:
+    if moving:
         # Their speakers must be free at the new times, elsewhere (the agenda moves as one).
         for session in sessions:
             emails = list(session.speakers.values_list("email", flat=True))

@@ -7,7 +7,7 @@ what it cannot keep instead of cutting it, and a year no time can be moved to.""
 
 import csv
 import io
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -621,3 +621,48 @@ def test_moving_the_conference_onto_its_speaker_s_other_talk_names_the_clash(peo
 
     assert "kim@example.org already speaks in session" in said and "'Their talk'" in said, said
     assert Event.objects.get(pk=conference["id"]).starts_at.isoformat()[:10] == _day(40)[:10]
+
+
+def _last_sunday_of_march() -> date:
+    """The day Europe's clocks go forward, in a year still to come."""
+    day = date(timezone.now().year + 1, 3, 31)
+    return day - timedelta(days=(day.weekday() + 1) % 7)
+
+
+def test_a_weekend_event_over_the_clock_change_moves_a_week_with_its_agenda_at_the_same_hours(people):
+    organiser = people["admin"]
+    sunday = _last_sunday_of_march()  # 02:00 becomes 03:00 in Berlin
+    saturday = sunday - timedelta(days=1)
+    event = _event(organiser, startsAt=f"{saturday}T09:00", endsAt=f"{sunday}T17:00")
+    for title, day, hour in (("Saturday talk", saturday, 10), ("Sunday talk", sunday, 15)):
+        ok(
+            organiser,
+            "addEventSession",
+            {
+                "eventId": event["id"],
+                "title": title,
+                "startsAt": f"{day}T{hour}:00",
+                "endsAt": f"{day}T{hour + 1}:00",
+            },
+        )
+    week = timedelta(days=7)
+
+    # A week later, in Berlin's hours: on the wall clock both ends move seven days, in UTC the start
+    # moves an hour less than the end (the clocks changed between the two).
+    ok(
+        organiser,
+        "updateEvent",
+        {
+            "eventId": event["id"],
+            "changes": {"startsAt": f"{saturday + week}T09:00", "endsAt": f"{sunday + week}T17:00"},
+        },
+    )
+
+    agenda = {
+        s["title"]: datetime.fromisoformat(s["startsAt"]).astimezone(BERLIN).replace(tzinfo=None)
+        for s in ok(organiser, "getEvent", {"eventId": event["id"]})["sessions"]
+    }
+    assert agenda == {
+        "Saturday talk": datetime.fromisoformat(f"{saturday + week}T10:00"),
+        "Sunday talk": datetime.fromisoformat(f"{sunday + week}T15:00"),
+    }
