@@ -161,9 +161,9 @@ def _apply_event(actor: Actor, event: Event, fields: dict[str, Any], creating: b
 
 
 def _has_amounts(event: Event) -> bool:
-    """Whether amounts are kept at a rate to the event's currency: its budget lines, and its hotel
-    blocks (in the trash too: restored, they would count at a rate to another currency)."""
-    return event.budget_lines.exists() or event.hotel_blocks.exists()
+    """Whether amounts are kept at a rate to the event's currency: its budget lines and its hotel
+    blocks (a removed block counts no more, and nothing brings it back)."""
+    return event.budget_lines.exists() or event.hotel_blocks.filter(deleted_at__isnull=True).exists()
 
 
 def event_create(*, actor: Actor, fields: dict[str, Any]) -> Event:

@@ -276,6 +276,11 @@ def test_the_event_s_currency_stays_while_hotel_blocks_are_priced_in_it(people, 
     assert said.startswith("`changes.currency`: ") or said.startswith("`currency`: "), said
     assert Event.objects.get(pk=conference["id"]).currency == "EUR"
     assert (budget["currency"], budget["total"]["committed"]) == ("EUR", "2000.00")
+    # Once the block is removed, nothing is priced in it: the currency may change.
+    block_id = HotelBlock.objects.get(event_id=conference["id"]).pk
+    ok(organiser, "manageEventHotels", {"eventId": conference["id"], "action": "remove", "blockId": block_id})
+    moved = ok(organiser, "updateEvent", {"eventId": conference["id"], "changes": {"currency": "USD"}})
+    assert moved["event"]["currency"] == "USD"
 
 
 def test_a_hotel_block_moved_to_another_currency_needs_its_rate(people, conference):
