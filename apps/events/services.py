@@ -275,6 +275,13 @@ def event_cancel(*, actor: Actor, event: Event) -> tuple[Event, int]:
     require(actor, EventsPerm.EDIT)
     event = Event.objects.select_related("owner").fetch(actor, event.pk, "change", lock=True)
     _not_cancelled(event)
+    if event.ends_at <= timezone.now():
+        # What took place is not called off (its attendees would be sent a cancellation of it).
+        raise invalid(
+            "eventId",
+            _("the event ended at {ended}; it took place and cannot be cancelled"),
+            ended=event.ends_at.isoformat(),
+        )
     event.cancelled_at = timezone.now()
     event.ical_sequence += 1
     # Needs are kept for the event alone: called off, it will never need them.

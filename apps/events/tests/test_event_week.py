@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core import mail
 from django.utils import timezone
 
 from apps.catalogue.testing import confirmed, ok, refused
@@ -671,3 +672,20 @@ def test_a_weekend_event_over_the_clock_change_moves_a_week_with_its_agenda_at_t
         "Saturday talk": datetime.fromisoformat(f"{saturday + week}T10:00"),
         "Sunday talk": datetime.fromisoformat(f"{sunday + week}T15:00"),
     }
+
+
+def test_an_event_that_took_place_is_not_called_off(people, conference):
+    organiser = people["admin"]
+    guest = _register(organiser, conference["id"], 1)
+    Attendee.objects.filter(pk=guest["id"]).update(invited_sequence=0)
+    over = timezone.now() - timedelta(hours=1)
+    Event.objects.filter(pk=conference["id"]).update(starts_at=over - timedelta(days=1), ends_at=over)
+
+    said = refused(organiser, "cancelEvent", {"eventId": conference["id"]}, **CONFIRM)
+
+    assert said.startswith("`eventId`: ") and "took place" in said
+    assert Event.objects.get(pk=conference["id"]).cancelled_at is None
+    assert not mail.outbox
+    # Deleting it cancels nothing either: it goes to the trash as it was.
+    deleted = ok(organiser, "deleteEvent", {"eventId": conference["id"]}, **CONFIRM)
+    assert deleted["told"] == 0 and deleted["event"]["cancelledAt"] is None
