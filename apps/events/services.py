@@ -332,7 +332,10 @@ def taken_places(event: Event) -> int:
 
 
 def promote_waitlist(event: Event) -> list[Attendee]:
-    """Moves waitlisted people up, first come first served, while there are free places."""
+    """Moves waitlisted people up, first come first served, while there are free places (none on
+    an event called off: nobody is registered for it any more)."""
+    if event.cancelled_at is not None:
+        return []
     if event.capacity is None:
         free = event.attendees.filter(status=Attendee.Status.WAITLISTED).count()
     else:

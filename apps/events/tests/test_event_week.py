@@ -225,7 +225,11 @@ def test_a_cancelled_event_takes_no_registration_check_in_import_or_room(people)
     ]
     assert not RoomAllocation.objects.filter(block__event_id=event["id"]).exists()
     assert HotelBlock.objects.get(pk=hotels["blocks"][0]["id"]).rooms == 10
-    # Cancelling people, and removing the block, still tidy up after it.
+    # Cancelling people, and removing the block, still tidy up after it; a place given up moves
+    # nobody up from the waitlist of an event that will not take place.
+    gave_up = _status(member, guest["id"], "cancelled")
+    assert gave_up["attendee"]["status"] == "cancelled" and gave_up["promoted"] == []
+    assert Attendee.objects.get(pk=waiting["id"]).status == "waitlisted"
     assert _status(member, waiting["id"], "cancelled")["attendee"]["status"] == "cancelled"
     ok(
         organiser,
