@@ -654,8 +654,8 @@ def _status_step(event: Event, was: str, wanted: str) -> str:
 
 def _nobody_waits_for_a_free_place(event: Event, attendee: Attendee) -> None:
     """The waitlist holds people only while the event is full: putting someone on it when a place
-    would be free for them (none taken by the others waiting before them) is refused, instead of
-    leaving them waiting beside an empty seat or moving them straight back up."""
+    would be free for them (more places free, without theirs, than others waiting) is refused,
+    instead of leaving them waiting beside an empty seat or moving them straight back up."""
     if event.capacity is None:
         raise invalid("status", _("the event has no capacity, so nobody waits; register them instead"))
     others = event.attendees.exclude(pk=attendee.pk)
@@ -664,7 +664,7 @@ def _nobody_waits_for_a_free_place(event: Event, attendee: Attendee) -> None:
     if free > waiting:
         raise invalid(
             "status",
-            _("{free} of {capacity} places are free for the waitlist's {waiting}; register them instead"),
+            _("{free} of {capacity} places are free and {waiting} people wait; register them instead"),
             free=free,
             capacity=event.capacity,
             waiting=waiting,
