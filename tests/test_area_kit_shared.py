@@ -248,3 +248,22 @@ def test_an_owner_who_cannot_work_the_record_is_refused(people, tool, arguments)
     message = refused(people["admin"], tool, arguments)
 
     assert "viewer@acme.example cannot be given this" in message
+
+
+@pytest.mark.parametrize(
+    ("parse", "text"),
+    [
+        ("moment", "0001-01-01T00:30"),
+        ("moment", "9999-12-31T23:30"),
+        ("moment", "0999-12-31"),
+        ("day", "0999-12-31"),
+        ("day", "3000-01-01"),
+    ],
+)
+def test_an_import_refuses_a_time_out_of_the_years_as_a_tool_does(parse, text):
+    from apps.core import transfer
+
+    with pytest.raises(ValidationFailed) as refused:
+        getattr(transfer, parse)("dueAt")(text)
+
+    assert "must be in the years 1000 to 2999" in str(refused.value)

@@ -23,7 +23,7 @@ from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 from apps.catalogue import customfields
-from apps.core import json_input
+from apps.core import clean, json_input
 from apps.core.actors import Actor
 from apps.core.errors import NothingToChange
 
@@ -88,10 +88,8 @@ Tag = Annotated[str, Field(min_length=1, max_length=50)]
 Tags = Annotated[list[Tag], Field(max_length=30)]
 
 
-# The years a date or date-time argument may fall in. Far out of them, a time moved to UTC or to a
-# zone falls outside what Python's datetime holds (year 1 with an offset east of UTC, 9999 with
-# one west), and one stored that way fails every later read of its record, for everyone.
-YEARS = (1000, 2999)
+# The years a date or date-time argument may fall in (the kit's, for every door).
+YEARS = clean.YEARS
 
 
 class TextChecked(BaseModel):

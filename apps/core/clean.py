@@ -28,6 +28,18 @@ from django.utils.translation import gettext as _
 from apps.core import json_input, times
 from apps.core.errors import FieldRequired, NotFound, invalid
 
+# The years a date or date-time may fall in. Far out of them, a time moved to UTC or to a zone
+# falls outside what Python's datetime holds (year 1 with an offset east of UTC, 9999 with one
+# west), and one stored that way fails every later read of its record, for everyone.
+YEARS = (1000, 2999)
+
+
+def in_years(value: Any, *, field: str) -> Any:
+    """A date or date-time within `YEARS` (None stays None), else refused by `field`."""
+    if value is not None and not YEARS[0] <= value.year <= YEARS[1]:
+        raise invalid(field, _("must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1])
+    return value
+
 
 def text(value: Any, *, field: str, limit: int, required: bool = False) -> str:
     """One line of text with its spaces tidied (a name, a title): at most `limit` characters,

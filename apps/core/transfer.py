@@ -47,6 +47,7 @@ from django.db.models import F, Func, Value
 from django.db.models.functions import Lower, Trim
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import clean
 from apps.core.errors import AppError, invalid
 from apps.core.permissions import PermissionEnum
 
@@ -221,9 +222,10 @@ def day(field: str) -> Callable[[str], date]:
 
     def parse(text: str) -> date:
         try:
-            return date.fromisoformat(text.strip())
+            found = date.fromisoformat(text.strip())
         except ValueError:
             raise invalid(field, _("{text!r} is not a date (YYYY-MM-DD)"), text=text) from None
+        return clean.in_years(found, field=field)
 
     return parse
 
@@ -234,11 +236,13 @@ def moment(field: str) -> Callable[[str], datetime]:
 
     def parse(text: str) -> datetime:
         try:
-            return datetime.fromisoformat(text.strip())
+            found = datetime.fromisoformat(text.strip())
         except ValueError:
             raise invalid(
                 field, _("{text!r} is not a date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM)"), text=text
             ) from None
+        # Far out of the years, the time moved to UTC or to the row's zone is no datetime.
+        return clean.in_years(found, field=field)
 
     return parse
 

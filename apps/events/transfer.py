@@ -18,7 +18,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.catalogue.shapes import YEARS
 from apps.core import clean, transfer
 from apps.core.actors import actor_id
 from apps.core.errors import AppError, invalid
@@ -40,9 +39,7 @@ def _when(field: str) -> Any:
                 text=text,
             ) from None
         # The years createEvent takes: far outside them, the time moved to UTC is no datetime.
-        if not YEARS[0] <= moment.year <= YEARS[1]:
-            raise invalid(field, _("must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1])
-        return moment
+        return clean.in_years(moment, field=field)
 
     return parse
 

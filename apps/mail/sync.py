@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from apps.catalogue.shapes import YEARS
+from apps.core import clean
 from apps.core.errors import AppError
 from apps.mail import addresses, content, reports, servers
 from apps.mail.models import Draft, Folder, Mailbox, Message, Thread
@@ -257,7 +257,7 @@ def _date(message: EmailMessage) -> datetime:
         value = (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
     except (TypeError, ValueError, IndexError, OverflowError):
         return timezone.now()
-    return value if YEARS[0] <= value.year <= YEARS[1] else timezone.now()
+    return value if clean.YEARS[0] <= value.year <= clean.YEARS[1] else timezone.now()
 
 
 def message_ids(value: str) -> list[str]:
