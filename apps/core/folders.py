@@ -131,17 +131,31 @@ def descendant_ids(model: type[F], folder_ids: Iterable[int]) -> list[int]:
 
 
 def check_move(folder: FolderBase, target: FolderBase | None) -> None:
-    """Refuses to move a folder into itself or one of its own sub-folders, or too deep."""
+    """Refuses to move a folder into itself or one of its own sub-folders, or so that its
+    deepest sub-folder would be too deep."""
     chain = ancestors(target)
     if any(item.pk == folder.pk for item in chain):
         raise FolderIntoItself(
             id=folder.pk, path=path_of(target), details={"folder_id": [_("inside the folder being moved")]}
         )
-    check_depth(target)
+    check_depth(target, below=height(folder))
 
 
-def check_depth(parent: FolderBase | None) -> None:
-    if len(ancestors(parent)) >= MAX_DEPTH:
+def height(folder: FolderBase) -> int:
+    """How many levels of sub-folders the folder holds (0: none), trash included: a tree moved
+    keeps them all, and the trash, paths and erasure reach MAX_DEPTH levels only."""
+    levels, frontier = 0, [folder.pk]
+    for _depth in range(MAX_DEPTH + 1):
+        frontier = list(type(folder).objects.filter(parent_id__in=frontier).values_list("pk", flat=True))
+        if not frontier:
+            break
+        levels += 1
+    return levels
+
+
+def check_depth(parent: FolderBase | None, *, below: int = 0) -> None:
+    """Refuses a folder in `parent` (with `below` levels of sub-folders) deeper than MAX_DEPTH."""
+    if len(ancestors(parent)) + below >= MAX_DEPTH:
         raise FoldersTooDeep(most=MAX_DEPTH, details={"folder_id": [_("too deep")]})
 
 

@@ -34,7 +34,7 @@ class FileToEraseNotInTrash(NotInTrash):
 class OriginalFolderInTrash(ValidationFailed):
     msg_format = _(
         "It was in folder {folder}, which is in the trash too. Restore that folder first, or pass "
-        "`folderId` to restore it somewhere else."
+        "`intoFolderId` (or `toRoot`) to restore it somewhere else."
     )
 
 

@@ -108,12 +108,29 @@ def folder_move(*, actor: Actor, folder: Folder, parent: Folder | None) -> Folde
     return folder
 
 
+def _keep_out(actor: Actor, files: Any) -> Any:
+    """The files the actor may delete among `files`; the others (someone's private file the
+    actor does not see, or sees without changing) leave the folder that goes, for the root,
+    renamed if their name is taken there: they stay their owners', where they were (live or in
+    the trash), and are neither counted nor named to the actor."""
+    mine = File.objects.restrict(actor, "delete", trash="include").values("pk")
+    for file in files.exclude(pk__in=mine):
+        file.folder = None
+        file.trashed_with = None
+        if file.deleted_at is None:
+            file.name = free_name(None, file.name, exclude_pk=file.pk)
+        file.save(update_fields=["folder", "trashed_with", "name", "updated_at"])
+        logger.info("file %s kept out of a folder deleted by %s", file.pk, getattr(actor, "pk", None))
+    return files.filter(pk__in=mine)
+
+
 def folder_trash(*, actor: Actor, folder: Folder) -> int:
-    """Puts the folder and everything in it in the trash; returns how many items went."""
+    """Puts the folder and everything in it in the trash; returns how many items went. Files the
+    actor may not delete stay their owners' (`_keep_out`)."""
     require(actor, FilesPerm.DELETE)
     below = trees.descendant_ids(Folder, [folder.pk])
     inner = Folder.objects.filter(pk__in=below, deleted_at__isnull=True)
-    files = File.objects.filter(folder_id__in=[folder.pk, *below], deleted_at__isnull=True)
+    files = _keep_out(actor, File.objects.filter(folder_id__in=[folder.pk, *below], deleted_at__isnull=True))
     count = trees.trash([folder], actor=actor)
     count += trees.trash(inner, actor=actor, with_folder=folder)
     count += trees.trash(files, actor=actor, with_folder=folder)
@@ -156,17 +173,18 @@ def _check_restorable_into(target: Folder | None, *, original: bool) -> None:
     if not original:
         raise Folder.access.in_trash(Folder, target.pk)
     raise errors.OriginalFolderInTrash(
-        folder=target.pk, details={"folder_id": ["the original folder is in the trash"]}
+        folder=target.pk, details={"into_folder_id": ["the original folder is in the trash"]}
     )
 
 
 def folder_erase(*, actor: Actor, folder: Folder) -> int:
-    """Erases a trashed folder for good, with everything in it; returns how many files went."""
+    """Erases a trashed folder for good, with everything in it; returns how many files went.
+    Files the actor may not delete are kept (`_keep_out`)."""
     require(actor, FilesPerm.DELETE)
     if folder.deleted_at is None:
         raise errors.FolderToEraseNotInTrash(folder=folder.pk)
     ids = [folder.pk, *trees.descendant_ids(Folder, [folder.pk])]
-    files = list(File.objects.filter(folder_id__in=ids))
+    files = list(_keep_out(actor, File.objects.filter(folder_id__in=ids)))
     erase_rows(files)
     Folder.objects.filter(pk__in=ids).delete()
     return len(files)
@@ -281,6 +299,7 @@ def file_trash(*, actor: Actor, file: File) -> None:
 def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | None = False) -> File:
     """Brings a trashed file back, where it was (or into `folder`), renamed if its name is taken."""
     require(actor, FilesPerm.DELETE)
+    file = File.objects.select_related("folder").fetch(actor, file.pk, "delete", trash=True)
     if file.deleted_at is None:
         raise errors.FileNotInTrash(file=file.pk)
     target = file.folder if folder is False else folder
@@ -293,6 +312,7 @@ def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | 
 
 def file_erase(*, actor: Actor, file: File) -> None:
     require(actor, FilesPerm.DELETE)
+    file = File.objects.fetch(actor, file.pk, "delete", trash=True)
     if file.deleted_at is None:
         raise errors.FileToEraseNotInTrash(file=file.pk)
     erase_rows([file])

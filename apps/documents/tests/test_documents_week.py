@@ -1,0 +1,172 @@
+"""What a week of a team's documents found: a proposal drafted, revised and brought back to an
+earlier version with its later history kept, shared with one colleague and not another, and
+bad input refused without a crash."""
+
+import pytest
+
+from apps.accounts.models import Role, User
+from apps.catalogue.dispatch import ToolNotFound
+from apps.catalogue.testing import call, confirmed, ok, refused, text_of
+from apps.documents.models import Document, DocumentVersion
+from apps.files.models import File
+
+CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
+HUGE = 2**70
+
+
+@pytest.fixture
+def nora(acme):  # type: ignore[no-untyped-def]
+    """A second member of the team."""
+    return User.objects.create_user(
+        email="nora.vale@acme.example", password=None, role=Role.objects.get(key="member")
+    )
+
+
+def _failed_on_the_server(result: dict) -> bool:  # type: ignore[type-arg]
+    return result["isError"] and "error on the server" in text_of(result)
+
+
+def test_a_proposal_is_revised_and_an_old_version_brought_back_keeps_the_later_ones(people):
+    member = people["member"]
+    draft = ok(
+        member,
+        "createDocument",
+        {
+            "title": "Proposal: Globex rollout",
+            "content": "# Scope\n\n- Phase 1\n- Phase 2\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+        },
+    )
+    ok(
+        member,
+        "updateDocument",
+        {"documentId": draft["id"], "content": "# Scope\n\nPhase 1 only.", "note": "cut"},
+    )
+    ok(member, "updateDocument", {"documentId": draft["id"], "content": "Budget: 10k", "mode": "append"})
+    ok(member, "updateDocument", {"documentId": draft["id"], "title": "Proposal: Globex (v3)"})
+    read = ok(member, "getDocument", {"documentId": draft["id"]})
+    assert read["document"]["version"] == 4
+    assert "Phase 1 only." in read["contentText"] and "Budget: 10k" in read["contentText"]
+    assert [version["number"] for version in read["versions"]] == [4, 3, 2, 1]
+    # Bring version 1 back: a fifth version with its body, the four before it kept.
+    first = ok(member, "getDocument", {"documentId": draft["id"], "version": 1, "format": "html"})
+    back = ok(
+        member,
+        "updateDocument",
+        {
+            "documentId": draft["id"],
+            "content": first["contentHtml"],
+            "format": "html",
+            "title": first["title"],
+            "expectedVersion": 4,
+            "note": "back to version 1",
+        },
+    )
+    assert back["changed"] and back["document"]["version"] == 5
+    stored = Document.objects.get(pk=draft["id"])
+    assert stored.body_html == DocumentVersion.objects.get(document=stored, number=1).body_html
+    assert stored.title == "Proposal: Globex rollout"
+    assert DocumentVersion.objects.filter(document=stored).count() == 5
+    # An edit from a stale read is refused and loses nothing.
+    said = refused(
+        member, "updateDocument", {"documentId": draft["id"], "content": "oops", "expectedVersion": 4}
+    )
+    assert "version 5" in said
+    assert Document.objects.get(pk=draft["id"]).body_html == stored.body_html
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("getDocument", {"documentId": 1, "version": HUGE}),
+        ("createDocument", {"title": "A", "folderId": HUGE}),
+        ("createDocumentFolder", {"name": "A", "parentId": HUGE}),
+        ("listDocuments", {"folderId": HUGE}),
+        ("moveDocument", {"documentId": 1, "folderId": HUGE}),
+        ("updateDocument", {"documentId": 1, "content": "x", "expectedVersion": HUGE}),
+        ("exportDocumentToPdf", {"documentId": 1, "version": HUGE}),
+        ("exportDocumentToPdf", {"documentId": 1, "folderId": HUGE}),
+    ],
+)
+def test_a_huge_number_is_refused_not_a_crash(people, name, arguments):
+    member = people["member"]
+    made = ok(member, "createDocument", {"title": "Numbers", "content": "one"})
+    if "documentId" in arguments:
+        arguments = {**arguments, "documentId": made["id"]}
+    result = call(member, name, arguments)
+    assert result["isError"] and not _failed_on_the_server(result), text_of(result)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [
+        ({"title": "   "}, "title"),
+        ({"title": "A", "content": "x" * 1_500_000, "format": "text"}, "content"),
+    ],
+)
+def test_an_empty_title_or_an_oversized_body_is_refused_and_nothing_is_made(people, arguments, field):
+    result = call(people["member"], "createDocument", arguments)
+    assert result["isError"] and not _failed_on_the_server(result), text_of(result)
+    assert not Document.objects.exists()
+
+
+def test_a_private_proposal_is_shared_with_one_colleague_and_reaches_nobody_else(people, nora):
+    member, viewer = people["member"], people["viewer"]
+    proposal = ok(
+        member,
+        "createDocument",
+        {
+            "title": "Confidential pricing Zanzibar",
+            "content": "Discount 40 percent quokka",
+            "visibility": "private",
+        },
+    )
+    ok(member, "updateDocument", {"documentId": proposal["id"], "content": "Discount 35 percent quokka"})
+    for other in (nora, viewer):
+        for word in ("Zanzibar", "quokka"):
+            assert ok(other, "listDocuments", {"query": word})["documents"]["items"] == []
+            assert ok(other, "searchWorkspace", {"query": word})["kinds"] == []
+        for arguments in ({"documentId": proposal["id"]}, {"documentId": proposal["id"], "version": 1}):
+            said = refused(other, "getDocument", arguments)
+            assert "Zanzibar" not in said and "quokka" not in said
+    ok(member, "shareDocument", {"documentId": proposal["id"], "personEmail": nora.email, "access": "edit"})
+    assert ok(nora, "getDocument", {"documentId": proposal["id"], "version": 1})["contentText"].startswith(
+        "Discount 40"
+    )
+    assert [item["id"] for item in ok(nora, "listDocuments", {"query": "quokka"})["documents"]["items"]] == [
+        proposal["id"]
+    ]
+    refused(viewer, "getDocument", {"documentId": proposal["id"]})
+    # Her edit keeps his text before it; she may not make it the workspace's.
+    ok(nora, "updateDocument", {"documentId": proposal["id"], "content": "Signed off.", "mode": "append"})
+    assert "Discount 35" in Document.objects.get(pk=proposal["id"]).body_text
+    refused(nora, "shareDocument", {"documentId": proposal["id"], "visibility": "workspace"})
+    # Her PDF of it is hers and private; the viewer finds it nowhere, he sees it as an attachment
+    # he may not open.
+    export = ok(nora, "exportDocumentToPdf", {"documentId": proposal["id"]})["file"]
+    assert export["visibility"] == "private" and export["owner"]["email"] == nora.email
+    assert ok(viewer, "listFiles", {"query": "Zanzibar"})["entries"]["items"] == []
+    assert ok(viewer, "searchWorkspace", {"query": "Zanzibar"})["kinds"] == []
+    attached = ok(member, "getDocument", {"documentId": proposal["id"]})["attachments"]
+    assert [(item["id"], item["available"]) for item in attached] == [(export["id"], False)]
+    assert "Zanzibar" not in str(attached)
+    # Unshared: she reads it no more, by any version.
+    ok(member, "shareDocument", {"documentId": proposal["id"], "personEmail": nora.email, "access": "none"})
+    refused(nora, "getDocument", {"documentId": proposal["id"], "version": 2})
+    refused(nora, "exportDocumentToPdf", {"documentId": proposal["id"], "version": 1})
+    assert File.objects.filter(pk=export["id"]).exists()
+
+
+def test_a_document_in_the_trash_is_neither_edited_nor_exported(people):
+    member, admin = people["member"], people["admin"]
+    doc = ok(member, "createDocument", {"title": "Old memo", "content": "gone soon"})
+    with pytest.raises(ToolNotFound):  # a member's role does not delete documents
+        call(member, "deleteDocument", {"documentId": doc["id"]}, **CONFIRM)
+    ok(admin, "deleteDocument", {"documentId": doc["id"]}, **CONFIRM)
+    for name, arguments in [
+        ("updateDocument", {"documentId": doc["id"], "content": "x"}),
+        ("exportDocumentToPdf", {"documentId": doc["id"]}),
+        ("moveDocument", {"documentId": doc["id"], "folderId": None}),
+        ("getDocument", {"documentId": doc["id"]}),
+    ]:
+        assert "trash" in refused(member, name, arguments)
+    assert ok(member, "listDocuments", {"query": "memo"})["documents"]["items"] == []
