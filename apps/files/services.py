@@ -59,8 +59,13 @@ def free_name(folder: Folder | None, name: str, *, exclude_pk: Any = None) -> st
         return name
     stem, ext = os.path.splitext(name)
     for number in range(2, 10_000):
-        candidate = f"{stem} ({number}){ext}"
-        if candidate.lower() not in taken and len(candidate) <= trees.MAX_NAME:
+        mark = f" ({number})"
+        # A long name gives up the end of its stem (or of itself) to the number, within MAX_NAME.
+        keep = trees.MAX_NAME - len(mark) - len(ext)
+        candidate = (
+            stem[:keep].rstrip() + mark + ext if keep > 0 else name[: trees.MAX_NAME - len(mark)] + mark
+        )
+        if candidate.lower() not in taken:
             return candidate
     raise errors.NoFreeName(details={"name": ["taken"]})
 

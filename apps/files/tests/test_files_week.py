@@ -87,7 +87,7 @@ def test_nul_in_a_search_is_refused_or_finds_nothing(people, name, arguments):
     assert not _failed_on_the_server(result), text_of(result)
 
 
-def test_names_that_read_as_paths_or_are_too_long_are_refused(people):
+def test_names_that_read_as_paths_are_refused_and_a_long_one_is_copied_within_the_limit(people):
     member = people["member"]
     for bad in ("../x", "..", "a/b", "x.", "   ", "con", "a\tb\x01"):
         said = refused(member, "createFileEntity", {"name": bad, "text": "x"})
@@ -95,11 +95,14 @@ def test_names_that_read_as_paths_or_are_too_long_are_refused(people):
     longest = "n" * 251 + ".txt"
     made = _file(member, longest)
     assert made["name"] == longest
-    # A copy of it beside it takes a free name within the limit, or says why not.
-    result = call(member, "copyFile", {"fileId": made["id"]})
-    assert not _failed_on_the_server(result), text_of(result)
-    if not result["isError"]:
-        assert len(result["structuredContent"]["name"]) <= 255
+    # A copy of it beside it, and a file of its name, take a free name within the limit.
+    copy = ok(member, "copyFile", {"fileId": made["id"]})
+    assert copy["name"] == "n" * 247 + " (2).txt"
+    again = ok(member, "createFileEntity", {"name": longest, "text": "x"})
+    assert again["name"] == "n" * 247 + " (3).txt"
+    no_stem = "a." + "e" * 253  # all extension
+    ok(member, "createFileEntity", {"name": no_stem, "text": "x"})
+    assert ok(member, "createFileEntity", {"name": no_stem, "text": "y"})["name"] == no_stem[:251] + " (2)"
 
 
 # --- odd and big files ---------------------------------------------------------------------------
