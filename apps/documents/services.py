@@ -100,7 +100,8 @@ def document_update(
     `expected_version`: refuse if someone saved a newer version meanwhile. `append`: add the
     content at the end instead of replacing the body."""
     require(actor, DocumentsPerm.EDIT)
-    document = Document.objects.fetch(actor, document.pk, "change")
+    # Locked: a second save waits for the first and builds on its version (an append keeps both).
+    document = Document.objects.fetch(actor, document.pk, "change", lock=True)
     if expected_version is not None and expected_version != document.version:
         raise errors.VersionConflict(
             document=document.pk, version=document.version, expected=expected_version

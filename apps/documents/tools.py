@@ -199,7 +199,6 @@ def update_document(
     if title is None and content is None:
         raise errors.NoTitleOrContent(details={"content": ["nothing given"]})
     document = Document.objects.fetch(ctx.actor, document_id)
-    previous = document.version
     document, changed = services.document_update(
         actor=ctx.actor,
         document=document,
@@ -210,6 +209,8 @@ def update_document(
         note=note,
         append=mode == "append",
     )
+    # The version it built on, read under the service's lock (another save may have come first).
+    previous = document.version - 1 if changed else document.version
     return UpdatedDocumentOut(
         document=DocumentSummary.of_record(document), changed=changed, previous_version=previous
     )

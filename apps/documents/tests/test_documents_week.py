@@ -2,12 +2,20 @@
 earlier version with its later history kept, shared with one colleague and not another, and
 bad input refused without a crash."""
 
+import contextlib
+import secrets
+import threading
+
 import pytest
+from django.db import connection
+from django_tenants.utils import schema_context
 
 from apps.accounts.models import Role, User
 from apps.catalogue.dispatch import ToolNotFound
 from apps.catalogue.testing import call, confirmed, ok, refused, text_of
+from apps.documents import services
 from apps.documents.models import Document, DocumentVersion
+from apps.documents.tests.factories import DocumentFactory
 from apps.files.models import File
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -170,3 +178,55 @@ def test_a_document_in_the_trash_is_neither_edited_nor_exported(people):
     ]:
         assert "trash" in refused(member, name, arguments)
     assert ok(member, "listDocuments", {"query": "memo"})["documents"]["items"] == []
+
+
+@pytest.fixture
+def minutes(committed):  # type: ignore[no-untyped-def]
+    """A document of Acme's member, committed: two people append to it on two connections."""
+    with schema_context("acme"):
+        member = User.objects.get(email="member@acme.example")
+        document = DocumentFactory(actor=member, title=f"Minutes {secrets.token_hex(4)}", content="Agenda")
+    yield member, document
+    with schema_context("acme"):
+        Document.objects.filter(pk=document.pk).delete()
+
+
+def test_two_people_appending_at_once_both_keep_their_lines(minutes, monkeypatch):
+    """Each reads the document, then both save: the second waits for the first and appends to
+    its version, rather than failing on the version number both would take."""
+    member, document = minutes
+    both_read = threading.Barrier(2, timeout=2)
+    clean_body = services.clean_body
+
+    def after_reading(*arguments, **keywords):  # type: ignore[no-untyped-def]
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_read.wait()  # with the row locked, the other is still waiting to read it
+        return clean_body(*arguments, **keywords)
+
+    monkeypatch.setattr(services, "clean_body", after_reading)
+    answers: dict[str, dict] = {}  # type: ignore[type-arg]
+
+    def append(line: str) -> None:
+        try:
+            with schema_context("acme"):
+                answers[line] = call(
+                    member, "updateDocument", {"documentId": document.pk, "content": line, "mode": "append"}
+                )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=append, args=(line,)) for line in ("Ada: yes", "Bo: no")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert all(not answer["isError"] for answer in answers.values()), answers
+    # Each answer names the version it built on.
+    built_on = sorted(answer["structuredContent"]["previousVersion"] for answer in answers.values())
+    assert built_on == [1, 2]
+    with schema_context("acme"):
+        stored = Document.objects.get(pk=document.pk)
+        assert stored.version == 3
+        assert "Ada: yes" in stored.body_text and "Bo: no" in stored.body_text
+        assert list(stored.versions.values_list("number", flat=True)) == [3, 2, 1]
