@@ -9,7 +9,6 @@ told so.
 
 import io
 import mimetypes
-import zipfile
 from collections.abc import Callable
 
 from apps.files import errors
@@ -158,5 +157,8 @@ def text_of(data: bytes, mime_type: str) -> str:
         return extractor(data)
     except errors.CannotExtract:
         raise
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
+    except Exception as error:
+        # The bytes are anyone's: a reader meeting what it cannot read raises what it likes (pypdf
+        # an unsupported filter's NotImplementedError, a reference loop's LimitReachedError, an
+        # AttributeError on a malformed object), and all of it means the file is not readable.
         raise errors.NotWhatItSays(mime_type=mime_type, kind=type(error).__name__) from error

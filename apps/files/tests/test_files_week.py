@@ -116,9 +116,32 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
+def _pdf_with_a_filter(name: bytes) -> bytes:
+    """A well-formed one-page PDF whose page's text is encoded with the filter `name`."""
+    stream = b"BT /F1 12 Tf 72 712 Td (Hello) Tj ET"
+    bodies = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter %s >>\nstream\n%s\nendstream" % (len(stream), name, stream),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(bodies, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    table = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(bodies) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(bodies) + 1, table)
+    return bytes(out)
+
+
 @pytest.mark.parametrize(
     ("name", "data", "mime_type"),
     [
+        ("scan.pdf", _pdf_with_a_filter(b"/ASCII85DeGode"), None),  # a filter no reader knows
         ("notes.docx", b"this is not a word file", None),
         ("sheet.xlsx", b"this is not a workbook", None),
         ("slides.pptx", b"this is not a deck", None),
@@ -403,3 +426,12 @@ def test_erasing_a_folder_keeps_the_files_the_eraser_may_not_delete(people, nora
     assert [item["id"] for item in ok(admin, "listFileTrash")["items"]] == [secret["id"]]
     ok(admin, "restoreFile", {"fileId": secret["id"]})
     assert ok(nora, "readFileContent", {"fileId": secret["id"]})["text"] == "private words"
+
+
+def test_a_pdf_with_a_known_filter_is_read(people):
+    member = people["member"]
+    data = _pdf_with_a_filter(b"/FlateDecode").replace(b" /Filter /FlateDecode", b"")
+    made = ok(
+        member, "createFileEntity", {"name": "ok.pdf", "contentBase64": base64.b64encode(data).decode()}
+    )
+    assert ok(member, "readFileContent", {"fileId": made["id"]})["text"] == "Hello"
