@@ -140,9 +140,15 @@ def _plain(node: Any) -> str:
     return "".join(_plain(child) for child in node.children)
 
 
+MARGIN = 20 * mm
+# The frame's width: the page's less its margins and the frame's own padding (6 points a side).
+FRAME_WIDTH = A4[0] - 2 * MARGIN - 12
+
+
 class _Renderer:
     def __init__(self) -> None:
         self.styles = _styles()
+        self.width = FRAME_WIDTH
 
     def blocks(self, children: list[Any], style: str = "p") -> list[Any]:
         """Flowables of a mix of block and inline children (inline runs become paragraphs)."""
@@ -221,10 +227,22 @@ class _Renderer:
             return []
         width = max(len(row) for row in rows)
         rows = [row + [""] * (width - len(row)) for row in rows]
-        table = Table(rows, repeatRows=1 if header else 0, hAlign="LEFT")
+        # Columns share the frame's width, and a row taller than a page goes on over the next
+        # (splitInRow): a long cell is split, never refused as a flowable too large to place.
+        table = Table(
+            rows,
+            colWidths=[self.width / width] * width,
+            repeatRows=1 if header else 0,
+            hAlign="LEFT",
+            splitInRow=1,
+        )
+        # Narrow columns (a table of dozens) keep half their width for the text.
+        padding = min(6.0, self.width / width / 4)
         commands: list[Any] = [
             ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), padding),
+            ("RIGHTPADDING", (0, 0), (-1, -1), padding),
         ]
         if header:
             commands.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#eeeeee")))
@@ -249,8 +267,8 @@ def render(*, title: str, body_html: str, version: int, updated_at: datetime, au
     document = SimpleDocTemplate(
         buffer,
         pagesize=A4,
-        leftMargin=20 * mm,
-        rightMargin=20 * mm,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
         topMargin=18 * mm,
         bottomMargin=18 * mm,
         title=title,

@@ -230,3 +230,24 @@ def test_two_people_appending_at_once_both_keep_their_lines(minutes, monkeypatch
         assert stored.version == 3
         assert "Ada: yes" in stored.body_text and "Bo: no" in stored.body_text
         assert list(stored.versions.values_list("number", flat=True)) == [3, 2, 1]
+
+
+@pytest.mark.parametrize(
+    ("columns", "words"),
+    [(3, 400), (40, 3)],
+    ids=["a cell longer than a page", "forty columns"],
+)
+def test_a_proposal_with_a_long_or_wide_table_is_exported_to_pdf(people, columns, words):
+    member = people["member"]
+    head = "| " + " | ".join(f"Col{n}" for n in range(columns)) + " |\n|" + "---|" * columns + "\n"
+    row = "| " + " | ".join(" ".join(f"w{n}" for n in range(words)) for _ in range(columns)) + " |\n"
+    doc = ok(
+        member,
+        "createDocument",
+        {"title": "Pricing table", "content": "Intro\n\n" + head + row + "\nThe end."},
+    )
+    export = ok(member, "exportDocumentToPdf", {"documentId": doc["id"]})["file"]
+    text = ok(member, "readFileContent", {"fileId": export["id"], "maxChars": 80_000})["text"]
+    assert "Pricing table" in text and "The end." in text
+    if columns < 10:  # forty columns are narrow: their words break across lines
+        assert f"w{words - 1}" in text
