@@ -76,19 +76,30 @@ class Node:
 
 class _Tree(HTMLParser):
     VOID = {"br", "hr"}
+    # Elements nested deeper than this are left out (their text stays, in the deepest kept): the
+    # renderer walks the tree recursively and indents each list level, and sanitised HTML may nest
+    # hundreds of elements deep (40: lists twenty deep).
+    MAX_NESTING = 40
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.root = Node("root")
         self.stack = [self.root]
+        self.left_out: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID and len(self.stack) > self.MAX_NESTING:
+            self.left_out.append(tag)
+            return
         node = Node(tag, {key: value or "" for key, value in attrs})
         self.stack[-1].children.append(node)
         if tag not in self.VOID:
             self.stack.append(node)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in self.left_out:
+            del self.left_out[len(self.left_out) - 1 - self.left_out[::-1].index(tag)]
+            return
         for index in range(len(self.stack) - 1, 0, -1):
             if self.stack[index].tag == tag:
                 del self.stack[index:]
@@ -218,7 +229,9 @@ class _Renderer:
                     walk(child)
                 elif child.tag == "tr":
                     cells = [c for c in child.children if isinstance(c, Node) and c.tag in {"td", "th"}]
-                    if not rows and cells and all(c.tag == "th" for c in cells):
+                    if not cells:
+                        continue  # a row of no cells is no row
+                    if not rows and all(c.tag == "th" for c in cells):
                         header = True
                     rows.append([Paragraph(_markup(c.children) or "", self.styles["cell"]) for c in cells])
 

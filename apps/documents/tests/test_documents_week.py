@@ -251,3 +251,20 @@ def test_a_proposal_with_a_long_or_wide_table_is_exported_to_pdf(people, columns
     assert "Pricing table" in text and "The end." in text
     if columns < 10:  # forty columns are narrow: their words break across lines
         assert f"w{words - 1}" in text
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "<p>Before</p><table><tr></tr></table><p>Deepest</p>",
+        "<div>" * 500 + "<p>Deepest</p>" + "</div>" * 500,
+        "<ul>" + "<li>level<ul>" * 300 + "<li>Deepest</li>" + "</ul></li>" * 300 + "</ul>",
+    ],
+    ids=["a table of no cells", "divs 500 deep", "a list 300 deep"],
+)
+def test_odd_html_is_exported_to_pdf_with_its_text(people, content):
+    member = people["member"]
+    doc = ok(member, "createDocument", {"title": "Pasted", "content": content, "format": "html"})
+    export = ok(member, "exportDocumentToPdf", {"documentId": doc["id"]})["file"]
+    text = ok(member, "readFileContent", {"fileId": export["id"], "maxChars": 80_000})["text"]
+    assert "Deepest" in text
