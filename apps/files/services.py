@@ -245,7 +245,7 @@ def file_bytes(file: File) -> bytes:
 def file_text(file: File) -> str:
     """The file's text (apps.files.extract), extracted once and kept on the row."""
     if file.text is None:
-        file.text = extract.text_of(file_bytes(file), file.mime_type).replace("\x00", "")
+        file.text = extract.text_of(file_bytes(file), file.mime_type)
         File.objects.filter(pk=file.pk).update(text=file.text)
     return file.text
 

@@ -116,17 +116,28 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def _pdf_with_a_filter(name: bytes) -> bytes:
-    """A well-formed one-page PDF whose page's text is encoded with the filter `name`."""
-    stream = b"BT /F1 12 Tf 72 712 Td (Hello) Tj ET"
+def _pdf_with_a_filter(name: bytes, *, to_unicode: bytes = b"") -> bytes:
+    """A well-formed one-page PDF whose page's text is encoded with the filter `name`;
+    `to_unicode`: the characters its font's ToUnicode map gives "A" and "B" (hex UTF-16)."""
+    stream = (
+        b"BT /F1 12 Tf 72 712 Td (Hello) Tj ET" if not to_unicode else b"BT /F1 12 Tf 72 712 Td (AB) Tj ET"
+    )
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /X def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange 2 beginbfchar %s endbfchar "
+        b"endcmap CMapName currentdict /CMap defineresource pop end end" % to_unicode
+    )
     bodies = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
         b"/Resources << /Font << /F1 5 0 R >> >> >>",
         b"<< /Length %d /Filter %s >>\nstream\n%s\nendstream" % (len(stream), name, stream),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica%s >>"
+        % (b" /ToUnicode 6 0 R" if to_unicode else b""),
     ]
+    if to_unicode:
+        bodies.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(cmap), cmap))
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for number, body in enumerate(bodies, 1):
         offsets.append(len(out))
@@ -435,3 +446,16 @@ def test_a_pdf_with_a_known_filter_is_read(people):
         member, "createFileEntity", {"name": "ok.pdf", "contentBase64": base64.b64encode(data).decode()}
     )
     assert ok(member, "readFileContent", {"fileId": made["id"]})["text"] == "Hello"
+
+
+def test_a_pdf_whose_font_maps_to_half_a_character_is_read_with_a_replacement(people):
+    """A ToUnicode map giving a lone UTF-16 surrogate (and NUL): text no store keeps."""
+    member = people["member"]
+    data = _pdf_with_a_filter(b"/FlateDecode", to_unicode=b"<41> <D835> <42> <0000>").replace(
+        b" /Filter /FlateDecode", b""
+    )
+    made = ok(
+        member, "createFileEntity", {"name": "odd-font.pdf", "contentBase64": base64.b64encode(data).decode()}
+    )
+    assert ok(member, "readFileContent", {"fileId": made["id"]})["text"] == "\ufffd"
+    assert File.objects.get(pk=made["id"]).text == "\ufffd"
