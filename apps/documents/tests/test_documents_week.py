@@ -268,3 +268,32 @@ def test_odd_html_is_exported_to_pdf_with_its_text(people, content):
     export = ok(member, "exportDocumentToPdf", {"documentId": doc["id"]})["file"]
     text = ok(member, "readFileContent", {"fileId": export["id"], "maxChars": 80_000})["text"]
     assert "Deepest" in text
+
+
+def test_the_pages_show_a_private_document_and_its_versions_to_nobody_else(people, nora, acme_client):
+    member, admin = people["member"], people["admin"]
+    secret = ok(
+        member, "createDocument", {"title": "Zanzibar plan", "content": "quokka", "visibility": "private"}
+    )
+    ok(member, "updateDocument", {"documentId": secret["id"], "content": "quokka two"})
+    gone = ok(
+        member, "createDocument", {"title": "Zanzibar old", "content": "quokka", "visibility": "private"}
+    )
+    ok(admin, "deleteDocument", {"documentId": gone["id"]}, **CONFIRM)
+    acme_client.force_login(nora)
+    for url in ("/settings/documents/", "/settings/documents/?view=trash"):
+        page = acme_client.get(url)
+        assert page.status_code == 200 and "Zanzibar" not in page.content.decode()
+    for url in (
+        f"/settings/documents/{secret['id']}/",
+        f"/settings/documents/{secret['id']}/?version=1",
+        f"/settings/documents/{gone['id']}/",
+        f"/settings/documents/{secret['id']}/?version=99999999999999999999",
+    ):
+        assert acme_client.get(url).status_code == 404, url
+    acme_client.force_login(member)
+    assert (
+        acme_client.get(f"/settings/documents/{secret['id']}/?version=99999999999999999999").status_code
+        == 404
+    )
+    assert "quokka" in acme_client.get(f"/settings/documents/{secret['id']}/?version=1").content.decode()

@@ -459,3 +459,33 @@ def test_a_pdf_whose_font_maps_to_half_a_character_is_read_with_a_replacement(pe
     )
     assert ok(member, "readFileContent", {"fileId": made["id"]})["text"] == "\ufffd"
     assert File.objects.get(pk=made["id"]).text == "\ufffd"
+
+
+def test_a_refused_save_leaves_no_folder_made_for_it(people):
+    """The default folders a save makes ("Chat uploads", "Document exports") go with a refused
+    file: nothing half-written."""
+    from apps.documents.tests.factories import DocumentFactory
+
+    member = people["member"]
+    refused(member, "saveChatUploadToFiles", {"name": "a/b.txt", "text": "x"})
+    document = DocumentFactory(actor=member, title="Memo")
+    refused(member, "exportDocumentToPdf", {"documentId": document.pk, "fileName": "../memo.pdf"})
+    assert not Folder.objects.exists() and not File.objects.exists()
+
+
+def test_the_files_page_shows_a_private_file_to_nobody_else(people, nora, acme_client):
+    member, admin = people["member"], people["admin"]
+    team = _folder(member, "Team")
+    secret = _file(member, "salaries-2026.csv", "x", folderId=team, visibility="private")
+    gone = _file(member, "old-salaries.csv", "x", visibility="private")
+    ok(admin, "deleteFileEntity", {"fileId": gone["id"]}, **CONFIRM)
+    acme_client.force_login(nora)
+    for url in (f"/settings/files/?folder={team}", "/settings/files/?view=trash", "/settings/files/"):
+        page = acme_client.get(url)
+        assert page.status_code == 200 and "salaries" not in page.content.decode()
+    for url in (
+        f"/settings/files/{secret['id']}/download",
+        f"/settings/files/{gone['id']}/download",
+        "/settings/files/?folder=99999999999999999999",
+    ):
+        assert acme_client.get(url).status_code == 404, url
