@@ -26,6 +26,7 @@ from apps.catalogue.shapes import (
 )
 from apps.core import folders as trees
 from apps.core.kinds import attachments
+from apps.core.records import derived_visibility
 from apps.files import downloads, errors, selectors, services
 from apps.files.models import File, Folder
 from apps.files.permissions import FilesPerm
@@ -170,6 +171,8 @@ def save_file_to_contact(
         description=description,
         source=File.Source.CONTACT,
         origin=f"contact {contact.pk}",
+        # What is filed on a private contact is about it: no more visible than the contact.
+        visibility=derived_visibility(contact),
     )
     services.file_attach(actor=ctx.actor, file=file, record=contact)
     return SavedToContactOut(file=FileOut.of(file), contact_id=contact.pk, linked=True)

@@ -489,3 +489,60 @@ def test_the_files_page_shows_a_private_file_to_nobody_else(people, nora, acme_c
         "/settings/files/?folder=99999999999999999999",
     ):
         assert acme_client.get(url).status_code == 404, url
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("getFileEntity", {"fileId": "abc"}),
+        ("getFileEntity", {"fileId": 1.5}),
+        ("getFileEntity", {"fileId": True}),
+        ("getFileEntity", {"fileId": None}),
+        ("getFileEntity", {"fileId": [1]}),
+        ("createFileEntity", {"name": 123, "text": "x"}),
+        ("createFileEntity", {"name": "a.txt", "text": {"a": 1}}),
+        ("createFileEntity", {"name": "a.txt", "contentBase64": 12}),
+        ("createFileEntity", {"name": "a.txt", "text": "x", "visibility": "public"}),
+        ("createFileEntity", {"name": "a.txt"}),
+        ("createFileEntity", {"name": "a.txt", "text": "x", "contentBase64": "eA=="}),
+        ("createFileEntity", {"name": "a.txt", "contentBase64": "not base64!"}),
+        ("emailFileAsAttachment", {"fileId": 1, "to": "a@example.net"}),
+        ("emailFileAsAttachment", {"fileId": 1, "to": []}),
+        ("moveFileEntity", {"type": "file", "id": 1}),
+        ("moveFileEntity", {"type": "link", "id": 1, "targetFolderId": None}),
+        ("readFileContent", {"fileId": 1, "offset": -1}),
+        ("readFileContent", {"fileId": 1, "offset": 2**80}),
+        ("listFiles", {"limit": 0}),
+        ("listFiles", {"offset": 2**80}),
+        ("deleteFileEntity", {}),
+        ("restoreFile", {"fileId": 1, "folderId": 1}),
+    ],
+)
+def test_arguments_of_the_wrong_kind_are_refused_not_a_crash(people, name, arguments):
+    result = call(people["admin"], name, arguments, **CONFIRM)
+    assert result["isError"] and not _failed_on_the_server(result), text_of(result)
+
+
+def test_a_file_saved_to_a_private_contact_is_as_private_as_the_contact(people, nora):
+    from apps.contacts.tests.factories import ContactFactory
+
+    member = people["member"]
+    private = ContactFactory(actor=member, first_name="Quintessa", visibility="private")
+    public = ContactFactory(actor=member, first_name="Ada")
+    saved = ok(
+        member,
+        "saveFileToContact",
+        {"contactId": private.pk, "name": "quintessa-passport.txt", "text": "passport no. 123"},
+    )["file"]
+    assert saved["visibility"] == "private" and saved["path"] == "/Contacts/quintessa-passport.txt"
+    assert ok(nora, "listFiles", {"path": "/Contacts"})["entries"]["items"] == []
+    assert ok(nora, "listFiles", {"query": "quintessa"})["entries"]["items"] == []
+    refused(nora, "readFileContent", {"fileId": saved["id"]})
+    assert ok(member, "readFileContent", {"fileId": saved["id"]})["text"] == "passport no. 123"
+    # A workspace contact's file is the workspace's, as before.
+    assert (
+        ok(member, "saveFileToContact", {"contactId": public.pk, "name": "ada.txt", "text": "x"})["file"][
+            "visibility"
+        ]
+        == "workspace"
+    )
