@@ -144,8 +144,9 @@ def folder_trash(*, actor: Actor, folder: Folder) -> int:
 
 
 def folder_restore(*, actor: Actor, folder: Folder, parent: Folder | Literal[False] | None = False) -> int:
-    """Brings a trashed folder back with what was trashed with it. `parent`: where to (False:
-    where it was, which must not be in the trash itself)."""
+    """Brings a trashed folder back with what was trashed with it; returns how many of those
+    items the actor sees. `parent`: where to (False: where it was, which must not be in the trash
+    itself)."""
     require(actor, FilesPerm.DELETE)
     if folder.deleted_at is None:
         raise errors.FolderNotInTrash(folder=folder.pk)
@@ -165,10 +166,14 @@ def folder_restore(*, actor: Actor, folder: Folder, parent: Folder | Literal[Fal
     for inner in Folder.objects.filter(trashed_with=folder):
         trees.untrash(inner)
         count += 1
+    seen = set(
+        File.objects.restrict(actor, trash="include").filter(trashed_with=folder).values_list("pk", flat=True)
+    )
     for file in File.objects.filter(trashed_with=folder):
         file.name = free_name(file.folder, file.name, exclude_pk=file.pk)
         trees.untrash(file, also=("name",))
-        count += 1
+        # Every file that went comes back; the count names only those the actor sees.
+        count += file.pk in seen
     return count
 
 

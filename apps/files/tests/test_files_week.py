@@ -419,6 +419,19 @@ def test_a_file_shared_to_read_is_neither_erased_nor_restored_by_its_reader(peop
     assert File.objects.get(pk=secret["id"]).deleted_at is None
 
 
+def test_restoring_a_folder_brings_back_every_file_and_counts_what_the_restorer_sees(people, nora):
+    from apps.catalogue.testing import person_with
+
+    tidy = person_with({"files.view", "files.edit", "files.delete"}, email="tidy@acme.example")
+    team = _folder(people["member"], "Board")
+    _file(people["member"], "agenda.txt", folderId=team)
+    secret = _file(nora, "my-notes.txt", "mine", folderId=team, visibility="private")
+    assert ok(people["admin"], "deleteFileEntity", {"folderId": team}, **CONFIRM)["count"] == 3
+    assert ok(tidy, "restoreFile", {"folderId": team})["count"] == 2
+    assert ok(nora, "readFileContent", {"fileId": secret["id"]})["text"] == "mine"
+    assert File.objects.get(pk=secret["id"]).folder_id == team
+
+
 def test_erasing_a_folder_keeps_the_files_the_eraser_may_not_delete(people, nora):
     from apps.catalogue.testing import person_with
 
