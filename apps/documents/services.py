@@ -4,6 +4,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
 from apps.accounts.models import person
 from apps.core import folders as trees
@@ -85,6 +86,7 @@ def document_create(
     return document
 
 
+@transaction.atomic  # all or nothing, and the lock below needs a transaction whoever calls
 def document_update(
     *,
     actor: Actor,
