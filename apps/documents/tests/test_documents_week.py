@@ -297,3 +297,13 @@ def test_the_pages_show_a_private_document_and_its_versions_to_nobody_else(peopl
         == 404
     )
     assert "quokka" in acme_client.get(f"/settings/documents/{secret['id']}/?version=1").content.decode()
+
+
+def test_a_save_outside_any_transaction_is_written(minutes):
+    """A caller outside a tool call (a page, a script) has no transaction of its own."""
+    member, document = minutes
+    with schema_context("acme"):
+        assert not connection.in_atomic_block
+        saved, changed = services.document_update(actor=member, document=document, content="Next steps")
+        assert changed and saved.version == 2
+        assert Document.objects.get(pk=document.pk).body_text == "Next steps"
