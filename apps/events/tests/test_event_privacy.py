@@ -86,3 +86,17 @@ def test_export_and_erasure_reach_every_events_model(acme, people):
     assert AttendeeImport.objects.get(event=mine).committed_by_id is None
     # Everyone else's rows stay.
     assert AttendeeNeeds.objects.get(attendee=other).dietary == "vegan"
+
+
+def test_an_erased_attendees_place_goes_to_the_first_on_the_waitlist(acme, people):
+    admin = people["admin"]
+    event = EventFactory(actor=admin, capacity=1)
+    leaving = AttendeeFactory(actor=admin, event=event, email="leaving@example.org", status="registered")
+    waiting = AttendeeFactory(actor=admin, event=event, email="waiting@example.org", status="registered")
+    assert (leaving.status, waiting.status) == ("registered", "waitlisted")
+
+    personal_data_erase(workspace=acme, email="leaving@example.org", performed_by="test")
+
+    waiting.refresh_from_db()
+    assert waiting.status == "registered"
+    assert not event.attendees.filter(email="leaving@example.org").exists()
