@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from apps.catalogue.dispatch import ToolContext
@@ -25,6 +26,7 @@ from apps.catalogue.shapes import (
     paginate,
 )
 from apps.core import folders as trees
+from apps.core.errors import invalid
 from apps.core.kinds import attachments
 from apps.core.records import derived_visibility
 from apps.files import downloads, errors, selectors, services
@@ -68,6 +70,12 @@ def _one_of(file_id: int | None, folder_id: int | None) -> tuple[str, int]:
     if (file_id is None) == (folder_id is None):
         raise errors.OneItem(details={"file_id": ["give fileId or folderId"]})
     return ("file", file_id) if file_id is not None else ("folder", folder_id)  # type: ignore[return-value]
+
+
+def _not_both(first: str, first_given: Any, second: str, second_given: Any) -> None:
+    """Two arguments that each say where: one of them, or neither (the default)."""
+    if first_given not in (None, False) and second_given not in (None, False):
+        raise invalid(second, _("give {first} or {second}, not both"), first=first, second=second)
 
 
 # --- creating -----------------------------------------------------------------------------------
@@ -190,6 +198,7 @@ def copy_file(
     ] = None,
 ) -> FileOut:
     """Copy a file, into the same folder or another; the copy is yours. To move it: moveFile."""
+    _not_both("folderId", folder_id, "toRoot", to_root)
     file = File.objects.select_related("folder", "owner").fetch(ctx.actor, file_id)
     folder = None if to_root else (_folder(ctx, folder_id) if folder_id else file.folder)
     return FileOut.of(services.file_copy(actor=ctx.actor, file=file, folder=folder, name=name))
@@ -263,6 +272,7 @@ def list_files(
     offset: Offset = 0,
 ) -> ListingOut:
     """List a folder's sub-folders and files, or find them by name with `query`. Trash: listFileTrash."""
+    _not_both("folderId", folder_id, "path", path)
     folders: QuerySet[Folder]
     files: QuerySet[File]
     if query and query.strip():
@@ -587,6 +597,7 @@ def restore_file(
 ) -> RestoredOut:
     """Bring a file or folder back from the trash (listFileTrash), where it was or elsewhere."""
     kind, item_id = _one_of(file_id, folder_id)
+    _not_both("intoFolderId", into_folder_id, "toRoot", to_root)
     item = _entity(ctx, kind, item_id, include_trashed=True)
     target: Folder | Literal[False] | None = (
         None if to_root else (_folder(ctx, into_folder_id) if into_folder_id else False)

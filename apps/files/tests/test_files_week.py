@@ -559,3 +559,21 @@ def test_a_file_saved_to_a_private_contact_is_as_private_as_the_contact(people, 
         ]
         == "workspace"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "said"),
+    [
+        ("copyFile", {"folderId": 1, "toRoot": True}, "give folderId or toRoot, not both"),
+        ("listFiles", {"folderId": 1, "path": "/Contracts"}, "give folderId or path, not both"),
+        ("restoreFile", {"fileId": 1, "intoFolderId": 1, "toRoot": True}, "give intoFolderId or toRoot"),
+    ],
+)
+def test_two_arguments_that_each_say_where_are_not_both_given(people, name, arguments, said):
+    from apps.files.tests.factories import FileFactory
+
+    given = dict(arguments)
+    if "fileId" in given or name == "copyFile":
+        given["fileId"] = FileFactory(actor=people["admin"], name="where.txt", text="x").pk
+
+    assert said in refused(people["admin"], name, given)
