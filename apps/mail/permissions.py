@@ -9,5 +9,6 @@ class MailPerm(PermissionEnum):
     VIEW = "emailinbox.view", Level.READ, _("Read the mail of the mailboxes one owns or is a member of")
     EDIT = "emailinbox.edit", Level.WRITE, _("Write drafts and signatures in those mailboxes")
     SEND = "emailinbox.send", Level.WRITE, _("Send, forward and resend mail from those mailboxes")
-    DELETE = "emailinbox.delete", Level.DELETE, _("Put drafts in the trash and restore them")
+    # Whoever writes drafts discards them, as they trash e-mails (manageEmail, at the same level).
+    DELETE = "emailinbox.delete", Level.WRITE, _("Put drafts in the trash and restore them")
     ADMIN = "emailinbox.admin", Level.ADMIN, _("Connect mailboxes and choose the members of shared ones")

@@ -453,3 +453,14 @@ def test_a_draft_named_with_another_mailbox_is_refused_not_silently_kept_where_i
         ]
         == "y"
     )
+
+
+def test_a_member_discards_their_own_draft(boxes, people):
+    member = people["member"]
+    draft = ok(
+        member, "updateDraft", {"inboxId": boxes["member"].pk, "to": ["a@example.org"], "subject": "Oops"}
+    )
+
+    ok(member, "deleteDraft", {"draftId": draft["id"]}, **CONFIRM)
+
+    assert Draft.objects.get(pk=draft["id"]).deleted_at is not None
