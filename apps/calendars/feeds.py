@@ -15,8 +15,9 @@ skipped. Cancelled events are imported as cancelled.
 import base64
 import logging
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -92,8 +93,14 @@ def feed_import(*, actor: Any, calendar: Calendar, url: str, username: str, pass
     feed.last_imported_at = timezone.now()
     feed.save()
     created = updated = skipped = 0
+    # A series' moved occurrences (RECURRENCE-ID) share its UID: each is an event of its own here,
+    # and the occurrence it replaces is left out of the series, as its cancelled ones (EXDATE) are.
+    replaced: dict[str, list[Any]] = {}
     for component in events:
-        outcome = _copy(actor, calendar, component)
+        if component.get("RECURRENCE-ID") is not None:
+            replaced.setdefault(_uid(component), []).append(component.get("RECURRENCE-ID"))
+    for component in sorted(events, key=lambda c: c.get("RECURRENCE-ID") is not None):
+        outcome = _copy(actor, calendar, component, replaced.get(_uid(component), []))
         created += outcome == "created"
         updated += outcome == "updated"
         skipped += outcome == "skipped"
@@ -101,6 +108,11 @@ def feed_import(*, actor: Any, calendar: Calendar, url: str, username: str, pass
         "feed %s imported into calendar %s: %s new, %s updated", feed.pk, calendar.pk, created, updated
     )
     return Imported(feed=feed, created=created, updated=updated, skipped=skipped)
+
+
+def _exdates(component: Any) -> list[Any]:
+    value = component.get("EXDATE")
+    return [] if value is None else [value]
 
 
 def _events(body: bytes, url: str) -> list[Any]:
@@ -113,11 +125,48 @@ def _events(body: bytes, url: str) -> list[Any]:
     return events
 
 
-def _copy(actor: Any, calendar: Calendar, component: Any) -> str:
-    uid = str(component.get("UID") or "").strip()[:255]
+def _uid(component: Any) -> str:
+    return str(component.get("UID") or "").strip()[:255]
+
+
+def _moments(value: Any) -> list[Any]:
+    """The dates or date-times of an EXDATE or RECURRENCE-ID property (one, or several lines)."""
+    found = []
+    for line in value if isinstance(value, list) else [value]:
+        found += [item.dt for item in line.dts] if hasattr(line, "dts") else [line.dt]
+    return found
+
+
+def _excluded(event: Event, values: list[Any]) -> list[Any]:
+    """The starts these EXDATE / RECURRENCE-ID values name, as instants of `event`'s series."""
+    zone = ZoneInfo(event.time_zone)
+    excluded = set()
+    for value in values:
+        for moment in _moments(value):
+            if not isinstance(moment, datetime):
+                moment = datetime.combine(
+                    moment, event.starts_at.astimezone(zone).timetz().replace(tzinfo=None)
+                )
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=zone)
+            excluded.add(moment)
+    return sorted(excluded)
+
+
+def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -> str:
+    uid = _uid(component)
     start = component.get("DTSTART")
     if not uid or start is None:
         return "skipped"
+    recurrence_id = component.get("RECURRENCE-ID")
+    if recurrence_id is not None:
+        # A moved occurrence: kept under a UID of its own, made from the series' and its original start.
+        try:
+            [original] = _moments(recurrence_id)
+        except ValueError:
+            return "skipped"
+        uid = f"{original.isoformat()}/{uid}"[:255]
+        replaced = []
     try:
         starts, all_day = ical.moment_of(start)
         fields: dict[str, Any] = {
@@ -148,11 +197,17 @@ def _copy(actor: Any, calendar: Calendar, component: Any) -> str:
         with transaction.atomic():
             if existing is None:
                 event = services.event_create(actor=actor, calendar=calendar, fields=fields, attendees=[])
-                Event.objects.filter(pk=event.pk).update(uid=uid)
+                excluded = _excluded(event, [*_exdates(component), *replaced]) if event.recurrence else []
+                Event.objects.filter(pk=event.pk).update(uid=uid, excluded=excluded)
                 return "created"
             if existing.calendar_id != calendar.pk or existing.deleted_at is not None:
                 return "skipped"
             services.event_update(actor=actor, event=existing, fields=fields)
+            excluded = _excluded(existing, [*_exdates(component), *replaced]) if existing.recurrence else []
+            if excluded != sorted(existing.excluded):
+                existing.excluded = excluded
+                existing.sequence += 1
+                existing.save(update_fields=["excluded", "sequence"])
             return "updated"
     except Exception as error:  # one bad event does not stop the others
         logger.info("a feed event was skipped: %s", type(error).__name__)

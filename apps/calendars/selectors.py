@@ -8,7 +8,7 @@ who may see calendars, without the event's details when they may not see the eve
 """
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -58,9 +58,19 @@ def expand(
             excluded=event.excluded,
             limit=limit,
         ):
-            found.append(Occurrence(event, moment, moment + duration))
+            found.append(Occurrence(event, moment, _end(event, moment, duration, zone)))
     found.sort(key=lambda occurrence: (occurrence.starts_at, occurrence.event.pk))
     return found[:limit]
+
+
+def _end(event: Event, moment: datetime, duration: timedelta, zone: ZoneInfo) -> datetime:
+    """The end of the occurrence starting at `moment`. An all-day one ends at a midnight of its
+    zone, whole days later: its first lasted 23 or 25 hours if it began on the day the clocks
+    changed, and the others must not end an hour before or after theirs."""
+    if not event.all_day:
+        return moment + duration
+    days = max(1, round(duration / timedelta(days=1)))
+    return datetime.combine(moment.date() + timedelta(days=days), time(0), tzinfo=zone)
 
 
 def occurrences(rows: QuerySet[Event], *, start: datetime, end: datetime) -> list[Occurrence]:

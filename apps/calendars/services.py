@@ -2,7 +2,7 @@
 through here) and logs ids only, never names or addresses."""
 
 import logging
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
+from apps.catalogue.shapes import YEARS
 from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import invalid
@@ -42,6 +43,42 @@ def _apply_texts(record: Any, fields: dict[str, Any], limits: dict[str, int], *,
             setattr(record, name, _text(fields, name, limit, required=name == required))
 
 
+def when(text: str, *, zone: ZoneInfo, field: str, allow_date: bool = False) -> datetime:
+    """A date-time as an agent writes it (recurrence.parse_when), within the years every tool
+    argument's dates keep to (apps.catalogue.shapes.YEARS): further out, the time moved to UTC, or
+    an end or a window reckoned from it, falls outside what Python's datetime holds."""
+    moment = recurrence.parse_when(text, zone=zone, field=field, allow_date=allow_date)
+    _within_years(moment, field=field)
+    return moment
+
+
+def day(text: str, *, field: str) -> date:
+    """A date as an agent writes it, within YEARS."""
+    found = recurrence.parse_day(text, field=field)
+    _within_years(found, field=field)
+    return found
+
+
+def _within_years(moment: date, *, field: str) -> None:
+    if not YEARS[0] <= moment.year <= YEARS[1]:
+        raise invalid(field, _("must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1])
+
+
+def rule_of(text: str, *, start: datetime, zone: ZoneInfo) -> str:
+    """The canonical rule (recurrence.normalise_rule); an UNTIL so far that its time in UTC is out
+    of reach (the year 9999 west of UTC) is refused like any UNTIL out of YEARS."""
+    try:
+        rule = recurrence.normalise_rule(text, start=start, zone=zone)
+    except OverflowError:
+        rule = ""
+    until = recurrence.describe_rule(rule).get("UNTIL")
+    if not rule or (until and not YEARS[0] <= int(until[:4]) <= YEARS[1]):
+        raise invalid(
+            "recurrence", _("UNTIL must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1]
+        )
+    return rule
+
+
 # --- calendars ------------------------------------------------------------------------------------
 
 
@@ -57,7 +94,11 @@ def calendar_create(*, actor: Any, fields: dict[str, Any]) -> Calendar:
 def calendar_update(*, actor: Any, calendar: Calendar, fields: dict[str, Any]) -> list[str]:
     require(actor, CalendarsPerm.MANAGE)
     names = ("name", "description", "colour", "time_zone", "visibility")
-    return save_changes(calendar, names, lambda: _apply_calendar(calendar, fields, creating=False))
+    changed = save_changes(calendar, names, lambda: _apply_calendar(calendar, fields, creating=False))
+    if "visibility" in changed:
+        for event in Event.objects.filter(calendar=calendar).select_related("calendar"):
+            unname_private_contacts(event)
+    return changed
 
 
 def _apply_calendar(calendar: Calendar, fields: dict[str, Any], *, creating: bool) -> None:
@@ -136,6 +177,7 @@ def event_update(
     before = {name: getattr(event, name) for name in tracked}
     if "calendar_id" in fields:
         event.calendar = Calendar.objects.fetch(actor, fields.pop("calendar_id"), "change")
+        unname_private_contacts(event)
     _apply_event(event, fields, creating=False)
     changed = [name.removesuffix("_id") for name, value in before.items() if getattr(event, name) != value]
     for spec in add:
@@ -176,6 +218,7 @@ def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> Non
         event.status = fields["status"]
     if fields.get("busy") is not None:
         event.busy = bool(fields["busy"])
+    was = (event.starts_at, ZoneInfo(event.time_zone)) if not creating else None
     if fields.get("time_zone"):
         event.time_zone = recurrence.zone_named(fields["time_zone"], field="time_zone").key
     zone = ZoneInfo(event.time_zone)
@@ -184,14 +227,36 @@ def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> Non
         _apply_times(event, fields, zone, creating=creating)
     if "recurrence" in fields:
         rule = (fields["recurrence"] or "").strip()
-        event.recurrence = recurrence.normalise_rule(rule, start=event.starts_at, zone=zone) if rule else ""
+        event.recurrence = rule_of(rule, start=event.starts_at, zone=zone) if rule else ""
     elif event.recurrence and timing:
         # The series moves with its start: check the rule still has occurrences from there.
-        event.recurrence = recurrence.normalise_rule(event.recurrence, start=event.starts_at, zone=zone)
+        event.recurrence = rule_of(event.recurrence, start=event.starts_at, zone=zone)
+    if was is not None and event.excluded:
+        event.excluded = _moved_exceptions(event, *was, zone)
     if fields.get("cancel_occurrence"):
         _exclude(event, fields["cancel_occurrence"], zone)
     last = recurrence.last_start(event.recurrence, start=event.starts_at, zone=zone)
     event.recurrence_ends_at = last + (event.ends_at - event.starts_at) if last is not None else None
+
+
+def _moved_exceptions(
+    event: Event, old_start: datetime, old_zone: ZoneInfo, zone: ZoneInfo
+) -> list[datetime]:
+    """The cancelled occurrences of a series whose start (or zone) changed, moved with it: each by
+    the wall-clock shift of the first start (an hour later, a day later), so the occurrence that
+    was cancelled stays cancelled. One that the rule no longer has is dropped."""
+    shift = recurrence.local_naive(event.starts_at, zone) - recurrence.local_naive(old_start, old_zone)
+    if not shift and old_zone == zone:
+        return event.excluded
+    moved = []
+    for moment in event.excluded:
+        local = recurrence.local_naive(moment, old_zone) + shift
+        candidate = local.replace(tzinfo=zone)
+        if event.recurrence and recurrence.is_recurrence_instance(
+            event.recurrence, start=event.starts_at, zone=zone, moment=candidate
+        ):
+            moved.append(candidate)
+    return moved
 
 
 def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creating: bool) -> None:
@@ -200,16 +265,22 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
     )
     if creating and not fields.get("start"):
         raise invalid("start", _("is required"))
+    if fields.get("end") and fields.get("duration_minutes"):
+        raise invalid("duration_minutes", _("give either `end` or `durationMinutes`, not both"))
     duration = event.ends_at - event.starts_at if not creating else None
     if all_day:
+        if fields.get("duration_minutes"):
+            raise invalid(
+                "duration_minutes", _("an all-day event lasts whole days; give its last day as `end`")
+            )
         start_day = (
-            recurrence.parse_day(fields["start"][:10], field="start")
+            _whole_day(fields["start"], zone=zone, field="start")
             if fields.get("start")
             else event.starts_at.astimezone(zone).date()
         )
         starts_at = datetime.combine(start_day, time(0), tzinfo=zone)
         if fields.get("end"):
-            end_day = recurrence.parse_day(fields["end"][:10], field="end")
+            end_day = _whole_day(fields["end"], zone=zone, field="end")
             # An all-day end is the last day of the event, inclusive.
             ends_at = datetime.combine(end_day + timedelta(days=1), time(0), tzinfo=zone)
         else:
@@ -217,18 +288,14 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
             ends_at = datetime.combine(start_day + timedelta(days=days), time(0), tzinfo=zone)
     else:
         starts_at = (
-            recurrence.parse_when(fields["start"], zone=zone, field="start")
-            if fields.get("start")
-            else event.starts_at
+            when(fields["start"], zone=zone, field="start") if fields.get("start") else event.starts_at
         )
         if fields.get("end"):
-            ends_at = recurrence.parse_when(fields["end"], zone=zone, field="end")
+            ends_at = when(fields["end"], zone=zone, field="end")
         elif fields.get("duration_minutes"):
             ends_at = starts_at + timedelta(minutes=fields["duration_minutes"])
         else:
             ends_at = starts_at + (duration or timedelta(hours=1))
-    if fields.get("end") and fields.get("duration_minutes"):
-        raise invalid("duration_minutes", _("give either `end` or `durationMinutes`, not both"))
     if ends_at <= starts_at:
         raise invalid(
             "end",
@@ -241,10 +308,24 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
     event.starts_at, event.ends_at, event.all_day = starts_at, ends_at, all_day
 
 
+def _whole_day(text: str, *, zone: ZoneInfo, field: str) -> date:
+    """The day of an all-day event's start or end: a date, or that date's midnight (a spreadsheet's
+    date cell reads so). Another time would be dropped without a word: refused."""
+    given = text.strip()
+    if len(given) == 10:
+        return day(given, field=field)
+    moment = when(given, zone=zone, field=field)
+    if moment.time() != time(0):
+        raise invalid(
+            field, _("an all-day event's {name} is a date such as 2026-03-10, without a time"), name=field
+        )
+    return moment.date()
+
+
 def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
     if not event.recurrence:
         raise invalid("cancel_occurrence", _("the event does not repeat; cancel it with status cancelled"))
-    moment = recurrence.parse_when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day)
+    moment = when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day)
     if not recurrence.is_recurrence_instance(
         event.recurrence, start=event.starts_at, zone=zone, moment=moment
     ):
@@ -259,6 +340,30 @@ def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
 
 
 # --- attendees ------------------------------------------------------------------------------------
+
+
+def _named_after(event: Event, contact: Any) -> bool:
+    """Whether an attendee may be named after `contact`: where the name would be seen by no more
+    people than see the contact (a private contact's, in an event everyone sees, would show it to
+    all)."""
+    return derived_visibility(event, contact) == derived_visibility(event)
+
+
+def unname_private_contacts(event: Event) -> None:
+    """Forgets the names copied from contacts that are now less visible than the event (it moved
+    to a calendar more people see, or its calendar was opened to the workspace)."""
+    for attendee in event.attendees.filter(contact__isnull=False, user__isnull=True).select_related(
+        "contact"
+    ):
+        contact = attendee.contact
+        if (
+            contact
+            and attendee.name
+            and attendee.name == contact.display_name
+            and not _named_after(event, contact)
+        ):
+            attendee.name = ""
+            attendee.save(update_fields=["name"])
 
 
 def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
@@ -287,7 +392,7 @@ def attendee_add(*, actor: Any, event: Event, spec: dict[str, Any]) -> bool:
         contact = contacts_api.contacts(actor).filter(email__iexact=email).order_by("pk").first()
     # A name from a contact is copied only where it would be seen by no more people than see the
     # contact: a private contact's, into an event everyone sees, would show it to all.
-    named = contact is not None and derived_visibility(event, contact) == derived_visibility(event)
+    named = contact is not None and _named_after(event, contact)
     name = (
         (spec.get("name") or "").strip()[:200]
         or (user.full_name if user else "")

@@ -9,6 +9,7 @@ import hashlib
 from datetime import datetime, timedelta
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from django.db.models import Count
 from django.utils import timezone
@@ -324,16 +325,28 @@ def update_calendar_event(
     responses: Annotated[list[ResponseIn], Field(max_length=100, description="Answers they gave you")] = [],  # noqa: B006
 ) -> UpdatedEventOut:
     """Change or cancel an event, invite or uninvite people, record answers. Resend: sendCalendarInvite."""
-    event = Event.objects.select_related("calendar", "organizer").fetch(ctx.actor, event_id, "change")
     fields = changes.given() if changes else {}
     if fields.get("start") is None:
         fields.pop("start", None)
-    changed = services.event_update(
-        actor=ctx.actor,
-        event=event,
-        fields=fields,
-        add=[a.model_dump() for a in add_attendees],
-        remove=remove_attendees,
+    # A person's own answer changes nothing of the event: an invited person gives it on an event
+    # they see (a private calendar's, which they may not change), as its invitation's link does.
+    own = bool(responses) and all(
+        answer.email.strip().lower() == ctx.actor.email.lower() for answer in responses
+    )
+    answering_only = own and not (fields or add_attendees or remove_attendees)
+    event = Event.objects.select_related("calendar", "organizer").fetch(
+        ctx.actor, event_id, "view" if answering_only else "change"
+    )
+    changed = (
+        []
+        if answering_only
+        else services.event_update(
+            actor=ctx.actor,
+            event=event,
+            fields=fields,
+            add=[a.model_dump() for a in add_attendees],
+            remove=remove_attendees,
+        )
     )
     if responses:
         changed += services.responses_record(
@@ -351,14 +364,19 @@ def update_calendar_event(
 
 
 def _window(
-    start: str | None, end: str | None, *, default_days: int, longest_days: int
+    start: str | None,
+    end: str | None,
+    *,
+    default_days: int,
+    longest_days: int,
+    zone: ZoneInfo | None = None,
 ) -> tuple[datetime, datetime]:
-    zone = recurrence.workspace_zone()
-    begin = (
-        recurrence.parse_when(start, zone=zone, field="start", allow_date=True) if start else timezone.now()
-    )
+    """The window [start, end): times and dates without an offset read in `zone` (default: the
+    workspace's)."""
+    zone = zone or recurrence.workspace_zone()
+    begin = services.when(start, zone=zone, field="start", allow_date=True) if start else timezone.now()
     finish = (
-        recurrence.parse_when(end, zone=zone, field="end", allow_date=True)
+        services.when(end, zone=zone, field="end", allow_date=True)
         if end
         else begin + timedelta(days=default_days)
     )
@@ -440,7 +458,8 @@ def check_availability(
     if day_ends_at <= day_starts_at:
         raise invalid("day_ends_at", _("working hours must end after they start"))
     zone = recurrence.zone_named(time_zone, field="time_zone")
-    begin, finish = _window(start, end, default_days=7, longest_days=31)
+    # Its days are the days of the zone its working hours are in: "the 16th" in Auckland.
+    begin, finish = _window(start, end, default_days=7, longest_days=31, zone=zone)
     from apps.accounts.models import User
     from apps.contacts import api as contacts_api
 

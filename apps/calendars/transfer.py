@@ -171,7 +171,7 @@ def _held(actor: Any, key: str) -> int | None:
         if calendar is None:
             return None
         zone = ZoneInfo(clean.zone(zone_name) if zone_name else calendar.time_zone)
-        moment = recurrence.parse_when(start, zone=zone, field="start", allow_date=True)
+        moment = services.when(start, zone=zone, field="start", allow_date=True)
     except AppError:
         return None
     rows = Event.objects.restrict(actor, "view").filter(
