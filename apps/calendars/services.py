@@ -251,12 +251,30 @@ def _moved_exceptions(
     moved = []
     for moment in event.excluded:
         local = recurrence.local_naive(moment, old_zone) + shift
-        candidate = local.replace(tzinfo=zone)
-        if event.recurrence and recurrence.is_recurrence_instance(
-            event.recurrence, start=event.starts_at, zone=zone, moment=candidate
-        ):
+        candidate = _occurrence_at(event, local.replace(tzinfo=zone), zone) if event.recurrence else None
+        if candidate is not None:
             moved.append(candidate)
     return moved
+
+
+def _occurrence_at(event: Event, moment: datetime, zone: ZoneInfo) -> datetime | None:
+    """The start of the occurrence of `event` that starts at the instant `moment`, as the
+    expansion gives it (and searchCalendarEvents lists it), or None. Compared as instants: on the
+    night the clocks go forward, 01:30 in London is the instant the expansion writes 02:30+01:00."""
+    utc = ZoneInfo("UTC")
+    for start in recurrence.occurrences(
+        event.recurrence,
+        start=event.starts_at,
+        duration=event.ends_at - event.starts_at,
+        zone=zone,
+        # A second either side: the expansion adds the duration to wall-clock times, so an
+        # occurrence starting in the skipped hour seems to end when it starts.
+        window_start=moment - timedelta(seconds=1),
+        window_end=moment + timedelta(seconds=1),
+    ):
+        if start.astimezone(utc) == moment.astimezone(utc):
+            return start
+    return None
 
 
 def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creating: bool) -> None:
@@ -325,10 +343,10 @@ def _whole_day(text: str, *, zone: ZoneInfo, field: str) -> date:
 def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
     if not event.recurrence:
         raise invalid("cancel_occurrence", _("the event does not repeat; cancel it with status cancelled"))
-    moment = when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day)
-    if not recurrence.is_recurrence_instance(
-        event.recurrence, start=event.starts_at, zone=zone, moment=moment
-    ):
+    moment = _occurrence_at(
+        event, when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day), zone
+    )
+    if moment is None:
         raise invalid(
             "cancel_occurrence",
             _("{text} is not the start of an occurrence of event {event}; searchCalendarEvents lists them"),

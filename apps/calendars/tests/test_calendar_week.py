@@ -573,3 +573,16 @@ def test_an_all_day_event_takes_a_date_or_its_midnight(people):
     )
     assert said.startswith("`end`") or "end" in said
     assert Event.objects.get(pk=made["id"]).ends_at.isoformat()[:10] == "2027-03-18"
+
+
+def test_the_occurrence_in_the_hour_the_clocks_skip_is_cancelled_as_search_lists_it(people):
+    member = people["member"]
+    night = ok(
+        member,
+        "createCalendarEvent",
+        {"title": "Night job", "start": "2027-03-21T01:30", "recurrence": "FREQ=WEEKLY;COUNT=3"},
+    )
+    listed = _starts(member, night["id"], "2027-03-20", "2027-04-10")
+    assert len(listed) == 3
+    ok(member, "updateCalendarEvent", {"eventId": night["id"], "changes": {"cancelOccurrence": listed[1]}})
+    assert _starts(member, night["id"], "2027-03-20", "2027-04-10") == [listed[0], listed[2]]
