@@ -198,7 +198,9 @@ def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -
             if existing is None:
                 event = services.event_create(actor=actor, calendar=calendar, fields=fields, attendees=[])
                 excluded = _excluded(event, [*_exdates(component), *replaced]) if event.recurrence else []
-                Event.objects.filter(pk=event.pk).update(uid=uid, excluded=excluded)
+                # The feed's events are someone else's: the importer neither organises them nor is
+                # busy at their times (checkAvailability counts an organiser's events).
+                Event.objects.filter(pk=event.pk).update(uid=uid, excluded=excluded, organizer=None)
                 return "created"
             if existing.calendar_id != calendar.pk or existing.deleted_at is not None:
                 return "skipped"
@@ -208,6 +210,8 @@ def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -
                 existing.excluded = excluded
                 existing.sequence += 1
                 existing.save(update_fields=["excluded", "sequence"])
+            if existing.organizer_id is not None:  # imported before the feed's events had none
+                Event.objects.filter(pk=existing.pk).update(organizer=None)
             return "updated"
     except Exception as error:  # one bad event does not stop the others
         logger.info("a feed event was skipped: %s", type(error).__name__)

@@ -324,6 +324,11 @@ def test_a_feed_keeps_its_series_its_cancelled_and_its_moved_occurrence(people, 
             ("2027-03-31T12:00", "Outside standup (moved)"),
             ("2027-04-06T08:00", "Outside standup"),
         ], starts
+    # Whoever subscribed is not busy at the outside team's standups.
+    free = ok(
+        member, "checkAvailability", {"attendees": [member.email], "start": "2027-03-16", "end": "2027-03-17"}
+    )
+    assert free["people"][0]["busy"] == []
 
 
 # --- private calendars stay private ---------------------------------------------------------------
