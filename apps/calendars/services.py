@@ -235,6 +235,8 @@ def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> Non
         event.excluded = _moved_exceptions(event, *was, zone)
     if fields.get("cancel_occurrence"):
         _exclude(event, fields["cancel_occurrence"], zone)
+    for text in fields.get("cancelled_occurrences") or ():  # a file's row (apps.calendars.transfer)
+        _exclude(event, text, zone, field="cancelled_occurrences")
     last = recurrence.last_start(event.recurrence, start=event.starts_at, zone=zone)
     event.recurrence_ends_at = last + (event.ends_at - event.starts_at) if last is not None else None
 
@@ -340,15 +342,13 @@ def _whole_day(text: str, *, zone: ZoneInfo, field: str) -> date:
     return moment.date()
 
 
-def _exclude(event: Event, text: str, zone: ZoneInfo) -> None:
+def _exclude(event: Event, text: str, zone: ZoneInfo, field: str = "cancel_occurrence") -> None:
     if not event.recurrence:
-        raise invalid("cancel_occurrence", _("the event does not repeat; cancel it with status cancelled"))
-    moment = _occurrence_at(
-        event, when(text, zone=zone, field="cancel_occurrence", allow_date=event.all_day), zone
-    )
+        raise invalid(field, _("the event does not repeat; cancel it with status cancelled"))
+    moment = _occurrence_at(event, when(text, zone=zone, field=field, allow_date=event.all_day), zone)
     if moment is None:
         raise invalid(
-            "cancel_occurrence",
+            field,
             _("{text} is not the start of an occurrence of event {event}; searchCalendarEvents lists them"),
             text=text,
             event=event.pk,

@@ -72,6 +72,10 @@ def _attendees(text: str) -> list[dict[str, str]]:
     return [{"email": clean.email(address, field="attendees")} for address in addresses]
 
 
+def _starts(text: str) -> list[str]:
+    return [part.strip() for part in text.replace(",", ";").split(";") if part.strip()]
+
+
 COLUMNS = (
     Column("title", "title", "what the event is"),
     Column("start", "start", "2026-03-10T14:30 in timeZone; a date if all-day"),
@@ -80,6 +84,12 @@ COLUMNS = (
     Column("allDay", "all_day", "true: start and end are dates", parse=_flag("all_day")),
     Column("timeZone", "time_zone", "IANA, e.g. Europe/Berlin; the calendar's by default"),
     Column("recurrence", "recurrence", "an RRULE, e.g. FREQ=WEEKLY;COUNT=5; empty: once", parse=_rule),
+    Column(
+        "cancelledOccurrences",
+        "cancelled_occurrences",
+        "starts of the occurrences left out, separated by semicolons",
+        parse=_starts,
+    ),
     Column("location", "location"),
     Column("description", "description"),
     Column("status", "status", "confirmed (the default), tentative or cancelled", parse=_status),
@@ -217,6 +227,12 @@ def _end_of(event: Event) -> str:
     return (local - timedelta(days=1)).date().isoformat() if event.all_day else local.isoformat()
 
 
+def _cancelled_of(event: Event) -> str:
+    zone = ZoneInfo(event.time_zone)
+    local = [moment.astimezone(zone) for moment in sorted(event.excluded)]
+    return "; ".join(m.date().isoformat() if event.all_day else m.isoformat() for m in local)
+
+
 # The import's columns after the event's id, and what it has that the import does not make.
 transfer.exportable(
     transfer.Exportable(
@@ -231,6 +247,7 @@ transfer.exportable(
             ("allDay", lambda event: event.all_day),
             ("timeZone", lambda event: event.time_zone),
             ("recurrence", lambda event: event.recurrence),
+            ("cancelledOccurrences", _cancelled_of),
             ("location", lambda event: event.location),
             ("description", lambda event: event.description),
             ("status", lambda event: event.status),
