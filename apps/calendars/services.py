@@ -176,7 +176,13 @@ def event_update(
     tracked = ("calendar_id", "title", "description", "busy", "time_zone", *SCHEDULING_FIELDS)
     before = {name: getattr(event, name) for name in tracked}
     if "calendar_id" in fields:
-        event.calendar = Calendar.objects.fetch(actor, fields.pop("calendar_id"), "change")
+        calendar_id = fields.pop("calendar_id")
+        if calendar_id is None:
+            raise invalid(
+                "calendar_id",
+                _("an event is always on a calendar; give the one to move it to (getCalendarSummary)"),
+            )
+        event.calendar = Calendar.objects.fetch(actor, calendar_id, "change")
         unname_private_contacts(event)
     _apply_event(event, fields, creating=False)
     changed = [name.removesuffix("_id") for name, value in before.items() if getattr(event, name) != value]
