@@ -8,8 +8,9 @@ the person for it through secure input (apps.catalogue.secure_input), never thro
 and it is kept encrypted on the feed (`CalendarFeed.password_encrypted`) for the next import.
 
 Each import copies the feed's events (VEVENT) into the calendar, keyed by their UID: new ones are
-created, ones imported before are updated; an event whose UID belongs to another calendar is
-skipped. Cancelled events are imported as cancelled.
+created, ones imported before are updated (one trashed since is left alone). Two calendars may
+import the same feed: the second's copies get UIDs of their own, as UIDs are unique. Cancelled
+events are imported as cancelled.
 """
 
 import base64
@@ -191,8 +192,12 @@ def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -
         fields["recurrence"] = rule.to_ical().decode() if rule is not None else ""
     except (ValueError, TypeError, AttributeError):
         return "skipped"
-    # Trashed events too: a UID is unique among all of them.
-    existing = Event._base_manager.filter(uid=uid).first()
+    # The copy in this calendar, trashed too; its UID is the feed's, or (when another calendar
+    # holds a copy of the same feed already: UIDs are unique among all events) one of its own.
+    own = f"{uid}/calendar-{calendar.pk}"[:255]
+    existing = Event._base_manager.filter(calendar=calendar, uid__in=[uid, own]).order_by("pk").first()
+    if existing is None and Event._base_manager.filter(uid=uid).exists():
+        uid = own
     try:
         with transaction.atomic():
             if existing is None:
@@ -202,7 +207,7 @@ def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -
                 # busy at their times (checkAvailability counts an organiser's events).
                 Event.objects.filter(pk=event.pk).update(uid=uid, excluded=excluded, organizer=None)
                 return "created"
-            if existing.calendar_id != calendar.pk or existing.deleted_at is not None:
+            if existing.deleted_at is not None:
                 return "skipped"
             services.event_update(actor=actor, event=existing, fields=fields)
             excluded = _excluded(existing, [*_exdates(component), *replaced]) if existing.recurrence else []

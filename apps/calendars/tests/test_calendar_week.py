@@ -324,6 +324,25 @@ def test_a_feed_keeps_its_series_its_cancelled_and_its_moved_occurrence(people, 
             ("2027-03-31T12:00", "Outside standup (moved)"),
             ("2027-04-06T08:00", "Outside standup"),
         ], starts
+    # Another calendar subscribed to the same feed has its own copies; the first keeps its own.
+    mine = ok(
+        member, "manageCalendar", {"action": "create", "calendar": {"name": "Mine", "visibility": "private"}}
+    )
+    mine_id = mine["calendar"]["id"]
+    for _time in range(2):
+        imported = ok(
+            member,
+            "manageCalendar",
+            {"action": "subscribe", "calendarId": mine_id, "feed": {"url": feed_url}},
+        )
+        assert imported["feed"]["skipped"] == 0, imported
+    for calendar_id in (calendar, mine_id):
+        found = ok(
+            member,
+            "searchCalendarEvents",
+            {"start": "2027-03-15", "end": "2027-04-30", "calendarId": calendar_id},
+        )
+        assert len(found["items"]) == 3, found
     # Whoever subscribed is not busy at the outside team's standups.
     free = ok(
         member, "checkAvailability", {"attendees": [member.email], "start": "2027-03-16", "end": "2027-03-17"}
