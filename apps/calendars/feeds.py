@@ -28,7 +28,7 @@ from apps.calendars import services
 from apps.calendars.errors import FeedNotICalendar, FeedPasswordRefused, FeedTooLarge, FeedUnreachable
 from apps.calendars.models import Calendar, CalendarFeed, Event
 from apps.calendars.permissions import CalendarsPerm
-from apps.core import encryption, ical, outbound
+from apps.core import encryption, ical, outbound, times
 from apps.core.actors import require
 from apps.core.errors import invalid
 
@@ -154,6 +154,15 @@ def _excluded(event: Event, values: list[Any]) -> list[Any]:
     return sorted(excluded)
 
 
+def _zone_of(value: Any) -> str:
+    """The IANA zone of a DTSTART (its TZID), or "" (a date, UTC, a zone this machine does not know)."""
+    moment = getattr(value, "dt", None)
+    name = getattr(getattr(moment, "tzinfo", None), "key", "") or str(
+        getattr(value, "params", {}).get("TZID") or ""
+    )
+    return name if isinstance(moment, datetime) and name in times.known_zones() else ""
+
+
 def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -> str:
     uid = _uid(component)
     start = component.get("DTSTART")
@@ -190,6 +199,11 @@ def _copy(actor: Any, calendar: Calendar, component: Any, replaced: list[Any]) -
                 fields["end"] = ends
         rule = component.get("RRULE")
         fields["recurrence"] = rule.to_ical().decode() if rule is not None else ""
+        zone = _zone_of(start)
+        if zone:
+            # The series repeats at its own wall-clock time: 09:00 in New York is 14:00 or 13:00 in
+            # London, depending on whose clocks have changed.
+            fields["time_zone"] = zone
     except (ValueError, TypeError, AttributeError):
         return "skipped"
     # The copy in this calendar, trashed too; its UID is the feed's, or (when another calendar
