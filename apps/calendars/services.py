@@ -230,7 +230,7 @@ def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> Non
     zone = ZoneInfo(event.time_zone)
     timing = {"start", "end", "duration_minutes", "all_day"} & set(fields)
     if creating or timing or ("time_zone" in fields and fields.get("time_zone")):
-        _apply_times(event, fields, zone, creating=creating)
+        _apply_times(event, fields, zone, creating=creating, was=was[1] if was else zone)
     if "recurrence" in fields:
         rule = (fields["recurrence"] or "").strip()
         event.recurrence = rule_of(rule, start=event.starts_at, zone=zone) if rule else ""
@@ -285,7 +285,11 @@ def _occurrence_at(event: Event, moment: datetime, zone: ZoneInfo) -> datetime |
     return None
 
 
-def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creating: bool) -> None:
+def _apply_times(
+    event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creating: bool, was: ZoneInfo
+) -> None:
+    """Sets the event's times from `fields`, read in `zone`; `was` is the zone it had (an all-day
+    event moved to another zone keeps its days: midnight in London is the day before in New York)."""
     all_day = (
         fields["all_day"] if fields.get("all_day") is not None else (event.all_day if not creating else False)
     )
@@ -302,7 +306,7 @@ def _apply_times(event: Event, fields: dict[str, Any], zone: ZoneInfo, *, creati
         start_day = (
             _whole_day(fields["start"], zone=zone, field="start")
             if fields.get("start")
-            else event.starts_at.astimezone(zone).date()
+            else event.starts_at.astimezone(was).date()
         )
         starts_at = datetime.combine(start_day, time(0), tzinfo=zone)
         if fields.get("end"):

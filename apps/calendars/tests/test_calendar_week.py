@@ -665,3 +665,19 @@ def test_a_series_exported_and_imported_keeps_its_cancelled_occurrences(people):
     [copy_id] = _commit(member, plan["token"])["createdIds"]
     assert Event.objects.get(pk=copy_id).calendar_id == other["id"]
     assert len(_starts(member, copy_id)) == 5
+
+
+def test_an_all_day_event_given_another_zone_keeps_its_days(people):
+    member = people["member"]
+    away = ok(
+        member,
+        "createCalendarEvent",
+        {"title": "Away", "start": "2027-03-16", "end": "2027-03-17", "allDay": True},
+    )
+    moved = ok(
+        member, "updateCalendarEvent", {"eventId": away["id"], "changes": {"timeZone": "America/New_York"}}
+    )
+    assert (moved["event"]["start"], moved["event"]["end"]) == (
+        "2027-03-16T00:00:00-04:00",
+        "2027-03-18T00:00:00-04:00",
+    )
