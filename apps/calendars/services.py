@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.calendars.models import Attendee, Calendar, Event
 from apps.calendars.permissions import CalendarsPerm
-from apps.catalogue.shapes import YEARS
 from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import invalid
@@ -43,38 +42,23 @@ def _apply_texts(record: Any, fields: dict[str, Any], limits: dict[str, int], *,
             setattr(record, name, _text(fields, name, limit, required=name == required))
 
 
-def when(text: str, *, zone: ZoneInfo, field: str, allow_date: bool = False) -> datetime:
-    """A date-time as an agent writes it (recurrence.parse_when), within the years every tool
-    argument's dates keep to (apps.catalogue.shapes.YEARS): further out, the time moved to UTC, or
-    an end or a window reckoned from it, falls outside what Python's datetime holds."""
-    moment = recurrence.parse_when(text, zone=zone, field=field, allow_date=allow_date)
-    _within_years(moment, field=field)
-    return moment
-
-
-def day(text: str, *, field: str) -> date:
-    """A date as an agent writes it, within YEARS."""
-    found = recurrence.parse_day(text, field=field)
-    _within_years(found, field=field)
-    return found
-
-
-def _within_years(moment: date, *, field: str) -> None:
-    if not YEARS[0] <= moment.year <= YEARS[1]:
-        raise invalid(field, _("must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1])
+# A date-time and a date as an agent writes them, within the years every tool's dates keep to.
+when = recurrence.parse_when
+day = recurrence.parse_day
 
 
 def rule_of(text: str, *, start: datetime, zone: ZoneInfo) -> str:
     """The canonical rule (recurrence.normalise_rule); an UNTIL so far that its time in UTC is out
-    of reach (the year 9999 west of UTC) is refused like any UNTIL out of YEARS."""
+    of reach (the year 9999 west of UTC) is refused like any UNTIL out of the kit's years."""
     try:
         rule = recurrence.normalise_rule(text, start=start, zone=zone)
     except OverflowError:
         rule = ""
     until = recurrence.describe_rule(rule).get("UNTIL")
-    if not rule or (until and not YEARS[0] <= int(until[:4]) <= YEARS[1]):
+    years = clean.YEARS
+    if not rule or (until and not years[0] <= int(until[:4]) <= years[1]):
         raise invalid(
-            "recurrence", _("UNTIL must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1]
+            "recurrence", _("UNTIL must be in the years {first} to {last}"), first=years[0], last=years[1]
         )
     return rule
 

@@ -81,7 +81,9 @@ def zone_named(name: str | None, *, field: str = "time_zone") -> zoneinfo.ZoneIn
 
 def parse_when(text: str, *, zone: zoneinfo.ZoneInfo, field: str, allow_date: bool = False) -> datetime:
     """An aware date-time from ISO 8601 text; a time without an offset is a wall-clock time in
-    `zone`. With `allow_date`, a bare date is midnight of that day in `zone`."""
+    `zone`. With `allow_date`, a bare date is midnight of that day in `zone`. Within the years of
+    `clean.YEARS`: further out, the time moved to UTC, or an end or a window reckoned from it,
+    falls outside what Python's datetime holds."""
     value = (text or "").strip()
     example = "2026-03-10T14:30 (in the time zone that applies) or 2026-03-10T14:30:00+01:00"
     if allow_date and len(value) == 10:
@@ -99,14 +101,16 @@ def parse_when(text: str, *, zone: zoneinfo.ZoneInfo, field: str, allow_date: bo
         )
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=zone)
-    return parsed.replace(microsecond=0)
+    return clean.in_years(parsed.replace(microsecond=0), field=field)
 
 
 def parse_day(text: str, *, field: str) -> date:
+    """A date from ISO 8601 text, within the years of `clean.YEARS`."""
     try:
-        return date.fromisoformat((text or "").strip())
+        found = date.fromisoformat((text or "").strip())
     except ValueError:
         raise invalid(field, _("{value!r} is not a date in ISO 8601, e.g. 2026-03-10"), value=text) from None
+    return clean.in_years(found, field=field)
 
 
 def local_naive(value: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
