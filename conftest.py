@@ -129,6 +129,16 @@ def people(acme):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
+def nora(acme):  # type: ignore[no-untyped-def]
+    """A second member of Acme's team (nora.vale@acme.example), beside people["member"]."""
+    from apps.accounts.models import Role, User
+
+    return User.objects.create_user(
+        email="nora.vale@acme.example", password=None, role=Role.objects.get(key="member")
+    )
+
+
+@pytest.fixture
 def acme_client() -> Client:
     return Client(HTTP_HOST="127.0.0.1")
 

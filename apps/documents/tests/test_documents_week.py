@@ -10,28 +10,14 @@ import pytest
 from django.db import connection
 from django_tenants.utils import schema_context
 
-from apps.accounts.models import Role, User
+from apps.accounts.models import User
 from apps.catalogue.dispatch import ToolNotFound
-from apps.catalogue.testing import call, confirmed, ok, refused, text_of
+from apps.catalogue.testing import call, ok, refused, text_of
 from apps.documents import services
 from apps.documents.models import Document, DocumentVersion
 from apps.documents.tests.factories import DocumentFactory
 from apps.files.models import File
-
-CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
-HUGE = 2**70
-
-
-@pytest.fixture
-def nora(acme):  # type: ignore[no-untyped-def]
-    """A second member of the team."""
-    return User.objects.create_user(
-        email="nora.vale@acme.example", password=None, role=Role.objects.get(key="member")
-    )
-
-
-def _failed_on_the_server(result: dict) -> bool:  # type: ignore[type-arg]
-    return result["isError"] and "error on the server" in text_of(result)
+from apps.files.tests.test_files_week import CONFIRM, HUGE, _failed_on_the_server
 
 
 def test_a_proposal_is_revised_and_an_old_version_brought_back_keeps_the_later_ones(people):

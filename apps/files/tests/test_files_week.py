@@ -8,21 +8,12 @@ import zipfile
 import pytest
 from django.test import override_settings
 
-from apps.accounts.models import Role, User
 from apps.catalogue.testing import call, confirmed, ok, refused, text_of
 from apps.core import folders as trees
 from apps.files.models import File, Folder
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 HUGE = 2**70
-
-
-@pytest.fixture
-def nora(acme):  # type: ignore[no-untyped-def]
-    """A second member of the team."""
-    return User.objects.create_user(
-        email="nora.vale@acme.example", password=None, role=Role.objects.get(key="member")
-    )
 
 
 def _failed_on_the_server(result: dict) -> bool:  # type: ignore[type-arg]
