@@ -13,12 +13,13 @@ Everything an agent reads is camelCase (`Out` aliases the snake_case attributes)
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from decimal import Decimal
 from functools import cache
 from operator import attrgetter
 from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin, overload
 
 from django.utils import timezone
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
@@ -100,6 +101,14 @@ class TextChecked(BaseModel):
     reaches a tool; the gateway's agent, callTool and in-process callers are stopped here, with
     the argument error that names the field, instead of failing in the database."""
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_flag_for_a_number(cls, value: Any, info: ValidationInfo) -> Any:
+        # Pydantic reads true as 1 for a number: `capacity: true` would be one place, silently.
+        if isinstance(value, bool) and info.field_name in _number_fields(cls):
+            raise PydanticCustomError("bool_for_number", "must be a number, not true or false")
+        return value
+
     @field_validator("*", mode="after")
     @classmethod
     def _storable_text(cls, value: Any) -> Any:
@@ -110,6 +119,26 @@ class TextChecked(BaseModel):
                 "unstorable_text", "{where}{problem}", {"where": where, "problem": problem}
             )
         return value
+
+
+@cache
+def _number_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of `model` that take a number and not a true or false."""
+
+    def kinds(annotation: Any) -> set[Any]:
+        found = {annotation}
+        for inner in get_args(annotation):
+            found |= kinds(inner)
+        return found
+
+    numbers = {int, float, Decimal}
+    return frozenset(
+        name
+        for name, field in model.model_fields.items()
+        if (found := kinds(field.annotation)) & numbers
+        and bool not in found
+        and get_origin(field.annotation) is not Literal
+    )
 
 
 def _unstorable(value: Any) -> tuple[str, str] | None:

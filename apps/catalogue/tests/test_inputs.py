@@ -59,3 +59,21 @@ def test_answers_must_be_objects():
     for wrong in ([], "x", {"a": 12}, {"a": None}):
         with pytest.raises(inputs.InvalidInputResponses):
             inputs.checked_responses(wrong)
+
+
+def test_true_or_false_is_not_taken_for_a_number(people):
+    from apps.catalogue.testing import call, text_of
+
+    answer = call(
+        people["admin"],
+        "createEvent",
+        {
+            "name": "Launch",
+            "startsAt": "2031-05-01T09:00",
+            "endsAt": "2031-05-01T17:00",
+            "timeZone": "UTC",
+            "capacity": True,
+        },
+    )
+
+    assert answer["isError"] and "must be a number, not true or false" in text_of(answer)
