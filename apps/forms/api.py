@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString
 from apps.core.actors import Actor
 from apps.core.workspaces import has_area
 from apps.forms.models import FormTemplate, Submission
-from apps.forms.public import Received, receive, sections, utm_of
+from apps.forms.public import Received, honeypot, receive, sections, utm_of
 
 __all__ = [
     "FormTemplate",
@@ -92,6 +92,7 @@ def render_fields(
                 "message": message,
                 "action": action,
                 "hidden": list(hidden),
+                "honeypot": honeypot(found),
             },
             request=request,
         )

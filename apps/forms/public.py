@@ -37,6 +37,17 @@ def submissions_key(schema: str, form_id: int, address: str) -> str:
     return f"forms-submissions:{schema}:{form_id}:{address}"
 
 
+HONEYPOT = "website"
+
+
+def honeypot(form: FormTemplate) -> str:
+    """The name of the form's honeypot field: `website`, which robots fill in, unless the form asks
+    for a website itself (a field keyed `website`); then one no field key can be (keys hold no `-`)."""
+    version = form.current_version
+    keys = {field["key"] for field in lib.answered(version.definition)} if version is not None else set()
+    return HONEYPOT if HONEYPOT not in keys else f"{HONEYPOT}-url"
+
+
 def _form(slug: str) -> FormTemplate:
     if not has_area("forms"):
         raise Http404
@@ -160,6 +171,7 @@ def _page(request: HttpRequest, form: FormTemplate, *, status: int = 200, **cont
             "sent": request.GET.get("sent") == "1",
             "closed": context.get("closed", False),
             "action": reverse("forms:public", kwargs={"slug": form.slug}),
+            "honeypot": honeypot(form),
             # Where the respondent came from rides along with their answers.
             "hidden": list(utm_of(request.POST if request.method == "POST" else request.GET).items()),
         },
@@ -186,7 +198,9 @@ UTM = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
 
 def utm_of(values: Any) -> dict[str, str]:
     """The `utm_*` parameters among `values` (a query or a posted form), each one line, shortened."""
-    found = {name: " ".join(str(values.get(name) or "").split())[:200] for name in UTM}
+    # Only printable characters: a NUL or a lone surrogate would fail the submission's write.
+    printable = {name: "".join(filter(str.isprintable, str(values.get(name) or ""))) for name in UTM}
+    found = {name: " ".join(value.split())[:200] for name, value in printable.items()}
     return {name: value for name, value in found.items() if value}
 
 
@@ -194,7 +208,7 @@ def receive(request: HttpRequest, form: FormTemplate, *, utm: dict[str, str] | N
     """The public's answers to `form` posted in `request`, checked and stored: by its own page and
     by pages that embed it (apps.forms.api). The submission keeps where the respondent came from:
     `utm`, else the `utm_*` parameters posted with it (the page's hidden fields)."""
-    if request.POST.get("website"):  # the honeypot: people leave it empty, robots fill it
+    if request.POST.get(honeypot(form)):  # the honeypot: people leave it empty, robots fill it
         return Received()
     key = submissions_key(getattr(connection, "schema_name", ""), form.pk, _client(request))
     cache.add(key, 0, timeout=3600)

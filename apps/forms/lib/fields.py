@@ -17,6 +17,7 @@ required), then the version's JSON Schema (jsonschema, Draft 2020-12, with the e
 formats checked) refuses what does not fit, each failing field named with its problem.
 """
 
+import math
 import re
 from datetime import date
 from typing import Any
@@ -26,6 +27,8 @@ from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator, FormatChecker
 
+from apps.core import clean, json_input
+from apps.core.errors import AppError
 from apps.forms.lib import conditions
 
 ANSWERED = ("text", "textarea", "number", "date", "email", "phone", "choice", "checkbox", "file", "signature")
@@ -300,6 +303,10 @@ def validate(
             problems.setdefault(key, []).append(
                 _("must be ticked") if field["type"] == "checkbox" else _("is required")
             )
+    for key, value in kept.items():
+        problem = _unkept(key, fields.get(key, {}), value)
+        if problem is not None:
+            problems.setdefault(key, []).append(problem)
     validator = Draft202012Validator({**schema, "required": []}, format_checker=_formats)
     for error in sorted(validator.iter_errors(kept), key=lambda error: list(error.absolute_path)):
         path = list(error.absolute_path)
@@ -308,6 +315,36 @@ def validate(
         key = str(path[0])
         problems.setdefault(key, []).append(_problem(error, fields.get(key, {})))
     return kept, problems
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for part in value for text in _texts(part)]
+    if isinstance(value, dict):
+        return [text for part in [*value, *value.values()] for text in _texts(part)]
+    return []
+
+
+def _unkept(key: str, field: dict[str, Any], value: Any) -> str | None:
+    """What no store keeps or no later read takes, which the JSON Schema lets by: a NUL or a lone
+    surrogate in a text, a number that is not finite (NaN passes every bound), a date far out of
+    the kit's years."""
+    for text in _texts(value):
+        problem = json_input.text_problem(text)
+        if problem is not None:
+            return problem
+    if isinstance(value, float) and not math.isfinite(value):
+        return _("must be a finite number")
+    if field.get("type") == "date" and isinstance(value, str):
+        try:
+            clean.in_years(date.fromisoformat(value), field=key)
+        except ValueError:
+            return None  # the format's own check names it
+        except AppError as error:
+            return str((error.details or {}).get(key, [error.message])[0])
+    return None
 
 
 def _problem(error: Any, field: dict[str, Any]) -> str:
