@@ -64,9 +64,13 @@ def languages(actor: Any) -> list[str]:
 
 
 def categories(actor: Any) -> QuerySet[Category]:
-    live = Q(posts__deleted_at__isnull=True)
+    """The categories of posts `actor` may see, each with how many of those posts it has: a
+    category named only by a colleague's private draft is theirs to know of."""
+    seen = Post.objects.restrict(actor).values("pk")
+    live = Q(posts__deleted_at__isnull=True, posts__in=seen)
     return (
         Category.objects.restrict(actor)
+        .filter(pk__in=Category.objects.filter(posts__in=seen).values("pk"))
         .annotate(
             post_count=Count("posts", filter=live, distinct=True),
             public_count=Count(
@@ -77,6 +81,12 @@ def categories(actor: Any) -> QuerySet[Category]:
         )
         .order_by("name", "id")
     )
+
+
+def original(actor: Any, post: Post) -> Post:
+    """The original of `post`'s translation group, if `actor` may see it (RecordNotFound otherwise:
+    a translation is no way to a private original)."""
+    return post if post.translation_of_id is None else Post.objects.fetch(actor, post.translation_of_id)
 
 
 def translation_group(actor: Any, post: Post) -> list[Post]:

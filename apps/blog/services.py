@@ -198,6 +198,11 @@ def post_publish(*, actor: Any, post: Post, at: datetime | None = None, now: dat
     """Published now, or scheduled for `at` (in the future), which the sweeper keeps."""
     require(actor, BlogPerm.PUBLISH)
     now = now or timezone.now()
+    if at is not None:
+        # A time without an offset is the workspace's local time; one far out never comes.
+        if timezone.is_naive(at):
+            at = timezone.make_aware(at, timezone.get_current_timezone())
+        clean.in_years(at, field="at")
     if post.visibility != "workspace":
         raise PrivatePost(id=post.pk)
     if at is not None and at <= now:
@@ -345,7 +350,8 @@ def comment_delete(*, actor: Any, comment: Comment) -> None:
 def translation_create(
     *, actor: Any, original: Post, language: str, title: str, body: str, excerpt: str
 ) -> tuple[Post, bool]:
-    """A draft translation of `original` (the group's original) in `language`, made by a model."""
+    """A draft translation of `original` (the group's original) in `language`, made by a model. A
+    private original's translation is private to the original's author too."""
     require(actor, BlogPerm.EDIT)
     with transaction.atomic():
         post, sanitised = post_create(
@@ -359,13 +365,18 @@ def translation_create(
                 "tags": original.tags,
                 "seo_title": "",
                 "seo_description": "",
+                "visibility": original.visibility,
             },
         )
+        if original.visibility == "private":
+            post.owner = original.owner
         post.translation_of = original
         post.source_version = original.version
         post.ai_generated = True
         post.featured_image = original.featured_image
-        post.save(update_fields=["translation_of", "source_version", "ai_generated", "featured_image"])
+        post.save(
+            update_fields=["owner", "translation_of", "source_version", "ai_generated", "featured_image"]
+        )
         post.categories.set(original.categories.all())
     return post, sanitised
 

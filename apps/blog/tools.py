@@ -528,8 +528,7 @@ class TranslatedOut(Out):
 def translate_blog_post(ctx: ToolContext, *, post_id: PostId, language: Language) -> TranslatedOut:
     """Translate a post with the model into another language, as a linked draft (labelled AI-made).
     Spends credits. Its versions: getPostTranslations."""
-    found = _post(ctx, post_id)
-    original = found.original
+    original = selectors.original(ctx.actor, _post(ctx, post_id))
     code = services.language_code(language)
     selectors.untranslated(ctx.actor, original, code)
     written = writing.translation(
