@@ -198,11 +198,6 @@ def post_publish(*, actor: Any, post: Post, at: datetime | None = None, now: dat
     """Published now, or scheduled for `at` (in the future), which the sweeper keeps."""
     require(actor, BlogPerm.PUBLISH)
     now = now or timezone.now()
-    if at is not None:
-        # A time without an offset is the workspace's local time; one far out never comes.
-        if timezone.is_naive(at):
-            at = timezone.make_aware(at, timezone.get_current_timezone())
-        clean.in_years(at, field="at")
     if post.visibility != "workspace":
         raise PrivatePost(id=post.pk)
     if at is not None and at <= now:

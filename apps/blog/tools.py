@@ -172,7 +172,7 @@ def publish_blog_post(
     """Publish a post on the public blog now, or schedule it for a time. To take it down:
     unpublishBlogPost."""
     found = _post(ctx, post_id, "change")
-    services.post_publish(actor=ctx.actor, post=found, at=at)
+    services.post_publish(actor=ctx.actor, post=found, at=aware(at))
     post = _post(ctx, post_id)
     if post.status == Post.Status.SCHEDULED and post.publish_at is not None:
         message = _("Scheduled: it goes out on its own at {at}.").format(at=post.publish_at.isoformat())

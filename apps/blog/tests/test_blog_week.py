@@ -99,3 +99,12 @@ def test_a_private_drafts_categories_are_not_listed_to_others(people):
     assert "Acquisition of Beta Corp" not in names
     mine = [row["name"] for row in ok(member, "listBlogCategories", {})["items"]]
     assert "Acquisition of Beta Corp" in mine
+
+
+@pytest.mark.parametrize("at", ["0001-01-01T00:00:00+05:00", "2027-01-01T00:00:00"])
+def test_searching_and_sharing_at_odd_times_is_an_answer(people, at):
+    from apps.catalogue.testing import call
+
+    post = published(people["admin"], title="Odd times")
+    result = call(people["admin"], "shareBlogPost", {"postId": post.pk, "at": at}, **ELICIT)
+    assert "error on the server" not in str(result)

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.catalogue.dispatch import ToolNotFound
-from apps.catalogue.testing import confirmed, ok, refused
+from apps.catalogue.testing import call, confirmed, ok, refused
 from apps.forms.models import Submission
 from apps.forms.public import submissions_key
 from apps.forms.tests.factories import published
@@ -137,3 +137,14 @@ def test_a_private_forms_answers_are_not_exported_to_others(people, acme_client)
     assert answer.status_code == 404 and b"ada@example.org" not in answer.content
     assert b"Pay survey" not in acme_client.get("/settings/forms/").content
     assert acme_client.get("/f/pay/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "since", ["0001-01-01T00:00:00+05:00", "9999-12-31T23:00:00-05:00", "2026-01-01T00:00:00"]
+)
+def test_submissions_since_any_time_is_an_answer_not_a_crash(people, signup, since):
+    result = call(people["viewer"], "searchFormSubmissions", {"since": since})
+    if since.startswith("2026"):
+        assert result["isError"] is False
+    else:
+        assert "must be in the years 1000 to 2999" in result["content"][0]["text"]
