@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -115,6 +115,8 @@ def _apply(actor: Any, post: Post, fields: dict[str, Any], creating: bool) -> bo
         post.title = clean.text(fields.get("title"), field="title", limit=200, required=True)
     if "language" in fields or creating:
         post.language = language_code(fields.get("language") or "en")
+        if not creating:
+            _language_free(post)
     if "body" in fields or creating:
         cleaned = html.post_html(fields.get("body") or "", markdown=fields.get("body_format") == "markdown")
         post.body, sanitised = cleaned.html, cleaned.removed
@@ -142,6 +144,22 @@ def _apply(actor: Any, post: Post, fields: dict[str, Any], creating: bool) -> bo
     if "slug" in fields or creating or "language" in fields:
         post.slug = _slug(post, fields.get("slug") if "slug" in fields else (post.slug or None))
     return sanitised
+
+
+def _language_free(post: Post) -> None:
+    """A post of a translation group (an original or its translation) keeps a language of its own:
+    two posts of one language in a group would lose the other language's and give the public pages
+    two alternates for one."""
+    original = post.original
+    group = Post.objects.live().filter(Q(pk=original.pk) | Q(translation_of=original)).exclude(pk=post.pk)
+    same = group.filter(language=post.language).first()
+    if same is not None:
+        raise invalid(
+            "language",
+            _("post {id} of its translations is in {language} already; a group has one post a language"),
+            id=same.pk,
+            language=post.language,
+        )
 
 
 def _slug(post: Post, given: Any) -> str:

@@ -10,7 +10,7 @@ from apps.blog.models import Comment, Post
 from apps.blog.public import comments_key
 from apps.blog.tests.blog_models import model_api
 from apps.blog.tests.factories import PostFactory, published
-from apps.catalogue.testing import confirmed, ok, refused
+from apps.catalogue.testing import call, confirmed, ok, refused
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -103,8 +103,26 @@ def test_a_private_drafts_categories_are_not_listed_to_others(people):
 
 @pytest.mark.parametrize("at", ["0001-01-01T00:00:00+05:00", "2027-01-01T00:00:00"])
 def test_searching_and_sharing_at_odd_times_is_an_answer(people, at):
-    from apps.catalogue.testing import call
-
     post = published(people["admin"], title="Odd times")
     result = call(people["admin"], "shareBlogPost", {"postId": post.pk, "at": at}, **ELICIT)
     assert "error on the server" not in str(result)
+
+
+def test_a_translation_moved_into_another_translations_language_is_refused(people):
+    admin = people["admin"]
+    original = PostFactory(actor=admin, title="Hello", slug="hello-week")
+    german, _s = services.translation_create(
+        actor=admin, original=original, language="de", title="Hallo", body="<p>Hallo</p>", excerpt=""
+    )
+    french, _s = services.translation_create(
+        actor=admin, original=original, language="fr", title="Salut", body="<p>Salut</p>", excerpt=""
+    )
+    ok(admin, "updateBlogPost", {"postId": french.pk, "changes": {"slug": "salut"}})
+    for post, language in ((french, "de"), (french, "en"), (original, "de")):
+        said = refused(admin, "updateBlogPost", {"postId": post.pk, "changes": {"language": language}})
+        assert "language" in said or "slug" in said
+    # Another language the group lacks is fine.
+    assert ok(admin, "updateBlogPost", {"postId": french.pk, "changes": {"language": "it"}})["changed"]
+    group = ok(admin, "getPostTranslations", {"postId": original.pk})["translations"]
+    assert sorted(row["language"] for row in group) == ["de", "en", "it"]
+    assert german.pk in [row["id"] for row in group]
