@@ -192,8 +192,8 @@ def _feed(request: HttpRequest, itself: str) -> Any:
         entry.updated(post.updated_at)
         entry.description(html.text_of(post.excerpt or post.body)[:500] or post.title)
         entry.content(post.body, type="html")
-        if post.owner is not None:
-            entry.author({"name": post.owner.get_full_name() or post.owner.email.split("@")[0]})
+        if post.owner is not None and post.owner.full_name:  # a name, never the address
+            entry.author({"name": post.owner.full_name})
         for category in post.categories.all():
             entry.category(term=category.slug, label=category.name)
     if posts:

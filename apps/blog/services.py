@@ -303,7 +303,8 @@ def comment_create(*, actor: Any, post: Post, body: str, parent_id: int | None =
         post=post,
         parent=parent,
         author=actor,
-        author_name=(actor.get_full_name() or actor.email)[:100],
+        # Shown on the public page: their name, never their address (get_full_name falls back to it).
+        author_name=(actor.full_name or _("Team"))[:100],
         author_email=actor.email,
         body=text,
         status=Comment.Status.APPROVED,

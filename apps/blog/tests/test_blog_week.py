@@ -126,3 +126,15 @@ def test_a_translation_moved_into_another_translations_language_is_refused(peopl
     group = ok(admin, "getPostTranslations", {"postId": original.pk})["translations"]
     assert sorted(row["language"] for row in group) == ["de", "en", "it"]
     assert german.pk in [row["id"] for row in group]
+
+
+def test_a_colleagues_address_is_not_published_with_their_comment_or_post(people, acme_client):
+    admin, member = people["admin"], people["member"]
+    assert not member.full_name and not admin.full_name  # known by their address only
+    post = published(admin, title="Address check")
+    ok(member, "createBlogComment", {"postId": post.pk, "body": "Well said"})
+    page = acme_client.get(f"/blog/{post.slug}/").content.decode()
+    assert "Well said" in page and member.email not in page and admin.email not in page
+    for feed in ("/blog/rss.xml", "/blog/atom.xml"):
+        text = acme_client.get(feed).content.decode()
+        assert "Address check" in text and admin.email.split("@")[0] not in text, feed
