@@ -138,3 +138,22 @@ def test_a_colleagues_address_is_not_published_with_their_comment_or_post(people
     for feed in ("/blog/rss.xml", "/blog/atom.xml"):
         text = acme_client.get(feed).content.decode()
         assert "Address check" in text and admin.email.split("@")[0] not in text, feed
+
+
+def test_a_comment_that_stored_an_address_for_a_name_shows_a_name_after_the_migration(people):
+    import importlib
+
+    from django.apps import apps
+
+    admin, member = people["admin"], people["member"]
+    post = published(admin, title="Older comments")
+    old = ok(member, "createBlogComment", {"postId": post.pk, "body": "From before"})
+    Comment.objects.filter(pk=old["id"]).update(author_name=member.email.upper())
+    member.full_name = "Mo Member"
+    member.save(update_fields=["full_name"])
+
+    importlib.import_module("apps.blog.migrations.0002_comments_name_no_address").names_not_addresses(
+        apps, None
+    )
+
+    assert Comment.objects.get(pk=old["id"]).author_name == "Mo Member"
