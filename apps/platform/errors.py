@@ -84,6 +84,13 @@ class ImportBinary(ImportUnreadable):
     problem_format = _("it holds binary data, not CSV text; give a CSV or XLSX file")
 
 
+class ImportFormulaNotComputed(ImportUnreadable):
+    problem_format = _(
+        "the cell {cell} holds a formula whose value was never computed (the workbook was written by"
+        " a program, not saved by a spreadsheet program); open and save it in one, or give it as CSV"
+    )
+
+
 class ImportTooManyRows(ValidationFailed):
     msg_format = _("The file has more than {most} rows; split it into files of at most {most} rows each.")
 

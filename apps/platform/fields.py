@@ -18,7 +18,7 @@ from django.db.models.expressions import BaseExpression
 from django.db.models.signals import post_delete
 from django.utils import timezone
 
-from apps.core import customfields
+from apps.core import clean, customfields
 from apps.core.actors import Actor, can
 from apps.core.errors import NothingToChange
 from apps.platform import errors
@@ -210,9 +210,13 @@ def _value(field: CustomField, value: Any) -> Any:
         return value
     if field.type == CustomField.Type.DATE:
         try:
-            return date.fromisoformat(value).isoformat()
+            found = date.fromisoformat(value)
         except (TypeError, ValueError):
             raise wrong("a date, YYYY-MM-DD") from None
+        # The years every date of the service is held to (clean.YEARS).
+        if not clean.YEARS[0] <= found.year <= clean.YEARS[1]:
+            raise wrong(f"a date in the years {clean.YEARS[0]} to {clean.YEARS[1]}")
+        return found.isoformat()
     if value not in field.choices:
         raise wrong("one of " + ", ".join(field.choices))
     return value

@@ -10,8 +10,9 @@ apostrophe an export put before `=`, `+`, `-` or `@`: an export re-imports as it
 given as one (a Decimal amount, an int) is written plainly ("-35.50"): a spreadsheet reads it as
 the number it is, never as a formula.
 
-An XLSX file is a zip: one that unpacks to more than MAX_XLSX_UNPACKED bytes, or whose rows have
-more than MAX_COLUMNS columns, is refused before (or while) it is read, row by row.
+An XLSX file is a zip: one that unpacks to more than MAX_XLSX_UNPACKED bytes is refused before it
+is read. A file of either format is read row by row and refused as soon as a row has a value past
+MAX_COLUMNS columns or past MAX_ROWS rows.
 """
 
 import csv
@@ -52,6 +53,10 @@ def read(data: bytes, *, name: str = "") -> tuple[list[str], list[list[str]]]:
 
 
 def _csv(data: bytes) -> list[list[str]]:
+    """The rows of CSV text, read within the bounds an XLSX file is read in: a row with a value
+    past MAX_COLUMNS columns, or a value past MAX_ROWS rows, is refused as soon as it is met, and
+    wholly empty rows are kept only when a row with a value follows (a file of blank lines
+    unpacks to no list per line)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -60,13 +65,26 @@ def _csv(data: bytes) -> list[list[str]]:
         raise errors.ImportBinary()
     first = text.split("\n", 1)[0]
     delimiter = max((",", ";", "\t"), key=first.count)
+    table: list[list[str]] = []
+    blank = 0  # empty rows read since the last row with a value
     try:
-        return [
-            [unguarded(cell.strip()) for cell in row]
-            for row in csv.reader(io.StringIO(text), delimiter=delimiter)
-        ]
+        for row in csv.reader(io.StringIO(text), delimiter=delimiter):
+            cells = [unguarded(cell.strip()) for cell in row]
+            while cells and not cells[-1]:
+                cells.pop()
+            if not cells:
+                blank += 1
+                continue
+            if len(cells) > MAX_COLUMNS:
+                raise errors.ImportTooManyColumns(most=MAX_COLUMNS)
+            if len(table) + blank > MAX_ROWS:  # this row is past the header and MAX_ROWS rows
+                raise errors.ImportTooManyRows(most=MAX_ROWS)
+            table.extend([] for _empty in range(blank))
+            blank = 0
+            table.append(cells)
     except csv.Error as error:
         raise errors.ImportUnreadable(problem=str(error)) from None
+    return table
 
 
 def _unpacked_size(data: bytes) -> int:
@@ -88,8 +106,14 @@ def _xlsx(data: bytes) -> list[list[str]]:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises what its zip and XML readers raise
         raise errors.ImportNotXlsx(reason=type(error).__name__) from None
+    formulas = None
     try:
         sheet = book.worksheets[0]
+        if _has_formulas(data, sheet):
+            formulas = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        # Beside each row of values, its formulas (when the sheet has any): a formula whose value
+        # no spreadsheet program computed (a workbook written by a program) reads as empty.
+        written = formulas.worksheets[0].iter_rows(max_col=MAX_COLUMNS) if formulas else None
         table = []
         # One column more than allowed is read, to tell a row that has too many.
         for count, row in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1)):
@@ -97,6 +121,8 @@ def _xlsx(data: bytes) -> list[list[str]]:
                 raise errors.ImportTooManyRows(most=MAX_ROWS)
             if len(row) > MAX_COLUMNS and row[MAX_COLUMNS] is not None:
                 raise errors.ImportTooManyColumns(most=MAX_COLUMNS)
+            if written is not None:
+                _computed(row, next(written, ()))
             cells = [_text(value) for value in row[:MAX_COLUMNS]]
             while cells and not cells[-1]:
                 cells.pop()  # the empty cells up to the column asked for
@@ -106,6 +132,26 @@ def _xlsx(data: bytes) -> list[list[str]]:
         raise errors.ImportNotXlsx(reason=type(error).__name__) from None
     finally:
         book.close()
+        if formulas is not None:
+            formulas.close()
+
+
+def _has_formulas(data: bytes, sheet: Any) -> bool:
+    """Whether the sheet's XML holds a formula (`<f>`): only then is it read a second time."""
+    path = getattr(sheet, "_worksheet_path", "")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        try:
+            with archive.open(path) as part:
+                return b"<f" in part.read()
+        except KeyError:
+            return False
+
+
+def _computed(values: Sequence[Any], cells: Sequence[Any]) -> None:
+    """Refuses a row with a formula that has no value saved with it."""
+    for value, cell in zip(values, cells, strict=False):
+        if value is None and getattr(cell, "data_type", "") == "f":
+            raise errors.ImportFormulaNotComputed(cell=cell.coordinate)
 
 
 def _text(value: Any) -> str:
