@@ -193,7 +193,7 @@ def field_delete(field: CustomField) -> int:
 def _value(field: CustomField, value: Any) -> Any:
     def wrong(expected: str) -> errors.FieldValueInvalid:
         return errors.FieldValueInvalid(
-            value=value, key=field.key, expected=expected, details={field.key: [expected]}
+            value=_quoted(value), key=field.key, expected=expected, details={field.key: [expected]}
         )
 
     if field.type == CustomField.Type.TEXT:
@@ -220,6 +220,18 @@ def _value(field: CustomField, value: Any) -> Any:
     if value not in field.choices:
         raise wrong("one of " + ", ".join(field.choices))
     return value
+
+
+# What a refusal quotes of a value: a long one (5,000 characters of text) is cut, so the refusal
+# stays a line and an import's problems, one per row, fit its answer.
+QUOTED = 60
+
+
+def _quoted(value: Any) -> Any:
+    shown = value if isinstance(value, str) else repr(value)
+    if len(shown) <= QUOTED:
+        return value
+    return shown[:QUOTED] + "…"
 
 
 def values_clean(

@@ -83,16 +83,16 @@ def problems_of(error: AppError, declared: Importable, row: int, column: str = "
     """A row's refusal as problems by column: each field its details name, or the one field."""
     if isinstance(error.details, dict) and error.details:
         return [
-            {
-                "row": row,
-                "column": declared.column_of_field(str(field)),
-                "problem": " ".join(map(str, texts)) if isinstance(texts, list) else str(texts),
-            }
+            errors_row(
+                row,
+                declared.column_of_field(str(field)),
+                " ".join(map(str, texts)) if isinstance(texts, list) else str(texts),
+            )
             for field, texts in error.details.items()
         ]
     field = str(error.data.get("field", "")) if isinstance(error.data, dict) else ""
     named = declared.column_of_field(field) if field else column
-    return [{"row": row, "column": named, "problem": str(error.message)}]
+    return [errors_row(row, named, str(error.message))]
 
 
 # A custom field's column (`cf:<key>`), for a kind that declares its custom fields.
@@ -209,8 +209,29 @@ def _values(
     return values, found
 
 
+# A problem's words at most (a refusal may quote the cell, up to the 131,072 characters a CSV cell
+# holds); the answers list problems within ANSWERED characters, so that an answer with its token
+# always fits what a client takes (apps.catalogue.dispatch.MAX_RESULT_TOKENS).
+PROBLEM_CHARS = 300
+ANSWERED = 40_000
+
+
 def errors_row(row: int, column: str, problem: str) -> dict[str, Any]:
-    return {"row": row, "column": column, "problem": problem}
+    if len(problem) > PROBLEM_CHARS:
+        problem = problem[: PROBLEM_CHARS - 1] + "…"
+    return {"row": row, "column": column[:PROBLEM_CHARS], "problem": problem}
+
+
+def listed(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first of `items` an answer lists: at most LISTED, within ANSWERED characters."""
+    found: list[dict[str, Any]] = []
+    size = 0
+    for item in items[:LISTED]:
+        size += sum(len(str(value)) + 20 for value in item.values())
+        if size > ANSWERED:
+            break
+        found.append(item)
+    return found
 
 
 def validate(actor: Actor, *, kind: str, source: Source, key: str = "") -> DataImport:

@@ -305,3 +305,36 @@ def test_every_kind_exports_for_every_role_without_failing(people):
         for role in ("admin", "member", "viewer"):
             for file_format in ("csv", "xlsx"):
                 _not_a_crash(people[role], "exportDataCsv", {"entityType": kind, "format": file_format})
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "email,country\n" + "".join(f"p{n}@many.example,Narnia {n}\n" for n in range(800)),
+        "email,firstName\n" + "".join(f"p{n}@many.example,{'x' * 600}\n" for n in range(800)),
+        "email\n" + "".join(f"{'y' * 300}-{n}\n" for n in range(800)),
+    ],
+)
+def test_a_file_with_many_bad_rows_still_answers_its_token(people, bad):
+    from apps.catalogue.testing import call, text_of
+
+    said = text_of(call(people["member"], "validateDataImport", {"entityType": "contact", "csvText": bad}))
+    assert '"token"' in said, said[:300]
+    # The same with bulkImportContacts, whose answer holds the plan.
+    said = text_of(call(people["member"], "bulkImportContacts", {"csvText": bad}, **CONFIRM))
+    assert '"token"' in said and '"committed":false' in said.replace(" ", ""), said[:300]
+
+
+def test_a_custom_text_too_long_is_not_quoted_back_whole(people):
+    admin, member = people["admin"], people["member"]
+    field = {"action": "create", "kind": "contacts", "key": "bio", "label": "Bio", "type": "text"}
+    ok(admin, "manageCustomFields", field, **CONFIRM)
+    made = ok(member, "createContact", {"contact": {"firstName": "Long"}})["contact"]
+    given = {"contactId": made["id"], "changes": {}, "customFields": {"bio": "z" * 5000}}
+    said = refused(member, "updateContact", given)
+    assert "bio" in said and len(said) < 1_000
+    # In an import, one such problem per row; the answer still lists what fits, with its token.
+    bad = "firstName,cf:bio\n" + "".join(f"Row{n},{'w' * 2000}\n" for n in range(800))
+    plan = _validate(member, bad)
+    assert plan["invalidRows"] == 800 and 0 < len(plan["problems"]) <= 500
+    assert all(len(problem["problem"]) <= 300 for problem in plan["problems"])

@@ -53,8 +53,8 @@ class ImportPlanOut(Out):
     to_import: int = Field(description="Rows the commit makes records of")
     invalid_rows: int
     duplicate_rows: int = Field(description="Left out: repeating an earlier row or a record you have")
-    problems: list[ImportProblemOut] = Field(description="Each by row and column; the first 500")
-    duplicates: list[ImportDuplicateOut] = Field(description="The first 500")
+    problems: list[ImportProblemOut] = Field(description="Each by row and column; up to the first 500")
+    duplicates: list[ImportDuplicateOut] = Field(description="Up to the first 500")
     status: str = Field(description="validated, or committed")
     expires_at: datetime
 
@@ -68,10 +68,9 @@ def _plan(plan: DataImport) -> ImportPlanOut:
         to_import=plan.total_rows - plan.invalid_rows - len(plan.duplicates),
         invalid_rows=plan.invalid_rows,
         duplicate_rows=len(plan.duplicates),
-        problems=[ImportProblemOut.model_validate(problem) for problem in plan.problems[: imports.LISTED]],
+        problems=[ImportProblemOut.model_validate(problem) for problem in imports.listed(plan.problems)],
         duplicates=[
-            ImportDuplicateOut.model_validate(_duplicate(found))
-            for found in plan.duplicates[: imports.LISTED]
+            ImportDuplicateOut.model_validate(_duplicate(found)) for found in imports.listed(plan.duplicates)
         ],
         status=plan.status,
         expires_at=plan.expires_at,
