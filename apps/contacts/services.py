@@ -24,7 +24,7 @@ from apps.contacts.models import (
     OwnershipChange,
 )
 from apps.contacts.permissions import ContactsPerm
-from apps.core import clean, history, search, sharing, transfer
+from apps.core import clean, customfields, history, search, sharing, transfer
 from apps.core.actors import can, require
 from apps.core.errors import AppError, invalid
 from apps.core.records import ShareAccess, Visibility
@@ -787,6 +787,9 @@ def contacts_merge(
     from apps.contacts.models import CreditCheck
 
     CreditCheck.objects.filter(contact_id__in=ids).update(contact=primary)
+    # The custom fields' values the primary lacks, as its empty fields (the duplicates keep theirs,
+    # for a restore).
+    customfields.fields().merge("contacts", primary.pk, ids)
     now = timezone.now()
     ContactConflict.objects.filter(
         (Q(contact=primary) & Q(other_id__in=ids))

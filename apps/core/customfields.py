@@ -32,6 +32,12 @@ class CustomFields(Protocol):
         """The record's values of the kind's live (not archived) fields, by key."""
         ...
 
+    def merge(self, kind: str, into: int, sources: list[int]) -> list[str]:
+        """Copies to the record `into` the values of `sources` (the first source holding one
+        first) for the fields it holds none of, as a merge fills a record's empty fields; the
+        sources keep theirs. Answers the keys copied."""
+        ...
+
     def values(self, kind: str) -> BaseExpression:
         """The same, as an expression of a query of the kind's records (their `pk`): a JSON object,
         or null when the record holds none."""

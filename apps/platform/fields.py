@@ -314,6 +314,27 @@ def values_write(record_id: int, cleaned: dict[CustomField, Any]) -> None:
             )
 
 
+def values_merge(kind: Kind, *, into: int, sources: list[int]) -> list[str]:
+    """The values of `sources` copied to `into` for the fields it holds none of (archived fields
+    too: their values are kept, as everywhere); the first of `sources` holding one wins."""
+    held = CustomFieldValue.objects.filter(field__kind=kind.key)
+    have = set(held.filter(record_id=into).values_list("field_id", flat=True))
+    order = {record_id: position for position, record_id in enumerate(sources)}
+    taken: dict[int, CustomFieldValue] = {}
+    for value in sorted(
+        held.filter(record_id__in=sources).select_related("field"), key=lambda one: order[one.record_id]
+    ):
+        if value.field_id not in have and value.field_id not in taken:
+            taken[value.field_id] = value
+    CustomFieldValue.objects.bulk_create(
+        [
+            CustomFieldValue(field_id=value.field_id, record_id=into, value=value.value)
+            for value in taken.values()
+        ]
+    )
+    return sorted(value.field.key for value in taken.values())
+
+
 def values_set(*, actor: Actor, kind: Kind, record_id: int, values: dict[str, Any]) -> dict[str, Any]:
     """Sets (or, with null, clears) a record's values, all or none; the record is fetched as the
     actor may change it first, so nothing about a record they may not see is checked or said."""
@@ -346,6 +367,9 @@ class _Fields:
 
     def read(self, kind: str, record_id: int) -> dict[str, Any]:
         return values_of(kind_of(kind), record_id)
+
+    def merge(self, kind: str, into: int, sources: list[int]) -> list[str]:
+        return values_merge(kind_of(kind), into=into, sources=sources)
 
     def values(self, kind: str) -> BaseExpression:
         held = (
