@@ -438,3 +438,22 @@ def test_a_merge_keeps_the_custom_values_only_a_duplicate_held(people):
         "tier": "gold",
         "region": "south",
     }
+
+
+GARBAGE = ["=1+1", "9999-12-31T23:59:59-12:00", "0001-01-01", "-1", "\u202eevil", "x" * 5000, "1e999", "nan"]
+
+
+def test_every_importable_kind_takes_garbage_as_problems_not_failures(people):
+    from apps.core import transfer
+
+    for item in transfer.importables():
+        header = ",".join(column.name for column in item.columns)
+        rows = [",".join(f'"{value}"' for _column in item.columns) for value in GARBAGE]
+        text = header + "\n" + "\n".join(rows) + "\n"
+        for role in ("admin", "member"):
+            result = _not_a_crash(
+                people[role], "validateDataImport", {"entityType": item.kind, "csvText": text}
+            )
+            if not result.get("isError"):
+                token = result["structuredContent"]["token"]
+                _not_a_crash(people[role], "commitDataImport", {"token": token, "skipInvalidRows": True})
