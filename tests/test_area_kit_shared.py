@@ -267,3 +267,16 @@ def test_an_import_refuses_a_time_out_of_the_years_as_a_tool_does(parse, text):
         getattr(transfer, parse)("dueAt")(text)
 
     assert "must be in the years 1000 to 2999" in str(refused.value)
+
+
+def test_a_birthday_out_of_the_years_is_refused_by_the_tool_and_the_import(people):
+    from apps.catalogue.testing import refused
+    from apps.contacts.transfer import COLUMNS
+
+    message = refused(
+        people["admin"], "createContact", {"contact": {"firstName": "Old", "birthday": "0001-01-01"}}
+    )
+    assert "must be in the years 1000 to 2999" in message
+    birthday = next(column for column in COLUMNS if column.name == "birthday")
+    with pytest.raises(ValidationFailed):
+        birthday.parse("0001-01-01")  # type: ignore[misc]

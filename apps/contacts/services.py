@@ -145,7 +145,7 @@ def clean_fields(*, actor: Any, fields: dict[str, Any], contact: Contact | None 
         cleaned["visibility"] = value
     if "birthday" in fields:
         value = fields["birthday"]
-        if value is not None and value > timezone.localdate():
+        if value is not None and clean.in_years(value, field="birthday") > timezone.localdate():
             raise invalid("birthday", _("cannot be in the future"))
         cleaned["birthday"] = value
     if "last_contacted_at" in fields:

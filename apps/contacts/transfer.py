@@ -6,7 +6,6 @@ A row is checked with the service's own cleaning (`clean_fields`, `_check_comple
 writing; two rows are one contact when they share an e-mail address, or, for organisations, a
 name (what `find_duplicates` calls the same)."""
 
-from datetime import date
 from typing import Any
 
 from django.db.models import Q
@@ -17,15 +16,7 @@ from apps.contacts import services
 from apps.contacts.models import Contact
 from apps.contacts.permissions import ContactsPerm
 from apps.core import search, transfer
-from apps.core.errors import invalid
 from apps.core.transfer import Column
-
-
-def _date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise invalid("birthday", _("{text!r} is not a date (YYYY-MM-DD)"), text=text) from None
 
 
 def _tags(text: str) -> list[str]:
@@ -52,7 +43,7 @@ COLUMNS = (
     Column("lifecycleStage", "lifecycle_stage", "lead, prospect, customer or partner"),
     Column("source", "source"),
     Column("notes", "notes"),
-    Column("birthday", "birthday", "YYYY-MM-DD", parse=_date),
+    Column("birthday", "birthday", "YYYY-MM-DD", parse=transfer.day("birthday")),
     Column("ownerEmail", "owner_email", "a person of the workspace; the importer by default"),
     Column("visibility", "visibility", "workspace (the default) or private"),
 )
