@@ -206,7 +206,7 @@ def recommendations(actor: Actor) -> list[Advice]:
                 sequence.pk,
             )
         )
-    pending = Consent.objects.filter(status=Consent.Status.PENDING).count()
+    pending = selectors.consents(actor).filter(status=Consent.Status.PENDING).count()
     if pending:
         found.append(
             Advice(
@@ -310,6 +310,6 @@ def facts(actor: Actor) -> dict[str, Any]:
         "uniqueClicks": recent.total("unique_clicks"),
         "unsubscribes": recent.total("unsubscribes"),
         "segments": Segment.objects.restrict(actor).count(),
-        "consenting": Consent.objects.filter(status=Consent.Status.GRANTED).count(),
+        "consenting": selectors.consents(actor).filter(status=Consent.Status.GRANTED).count(),
         "stepsSent": StepSend.objects.filter(state=StepSend.State.SENT).count(),
     }

@@ -116,7 +116,7 @@ def _apply(actor: Actor, item: ContentItem, fields: dict[str, Any], creating: bo
     removed = False
     if "body" in fields or creating:
         body = safe_body(item.type, fields.get("body"))
-        if not body.text and creating:
+        if not body.text:  # an update too: the item's text is its version A
             raise invalid("body", _("is required and cannot be empty"))
         item.body, removed = body.text, body.removed
     if "variants" in fields:

@@ -138,7 +138,10 @@ def plan_update(*, actor: Actor, plan: MarketingPlan, fields: dict[str, Any]) ->
             plan, actor=actor, permission=MarketingPerm.EDIT, fields=fields, apply=_apply, names=PLAN_FIELDS
         )
         if "campaign_ids" in fields:
-            plan.campaigns.set(_campaigns(actor, fields["campaign_ids"] or []))
+            # The actor says which of the campaigns they see are linked: a colleague's private one,
+            # which they were never shown, stays.
+            unseen = plan.campaigns.exclude(pk__in=Campaign.objects.restrict(actor).values("pk"))
+            plan.campaigns.set([*_campaigns(actor, fields["campaign_ids"] or []), *unseen])
             changed.append("campaigns")
     return changed
 

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from apps.core import clean
 from apps.core.errors import invalid
 
 TEXT_OPS = ("equals", "notEquals", "contains", "startsWith", "in", "isEmpty", "isNotEmpty")
@@ -86,11 +87,15 @@ def _value(where: str, kind: str, op: str, value: Any) -> Any:
         if not isinstance(value, list) or not value or len(value) > 100:
             raise invalid(f"{where}.value", _("must be a list of 1 to 100 values for {op}"), op=op)
         return [str(item)[:200] for item in value]
+    if isinstance(value, list | dict):
+        # One value: a list's text ("['vip']") would match nobody, silently.
+        raise invalid(f"{where}.value", _("must be one value for {op}; a list is for in"), op=op)
     if kind == "date":
         try:
-            return date.fromisoformat(str(value)).isoformat()
+            day = date.fromisoformat(str(value))
         except ValueError:
             raise invalid(f"{where}.value", _("must be a date such as 2026-01-31")) from None
+        return clean.in_years(day, field=f"{where}.value").isoformat()
     text = " ".join(str(value if value is not None else "").split())
     if not text or len(text) > 200:
         raise invalid(f"{where}.value", _("must be 1 to 200 characters for {op}"), op=op)

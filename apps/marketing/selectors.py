@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from apps.contacts import api as contacts_api
 from apps.core.actors import Actor
 from apps.core.search import matching
 from apps.mail import api as mail
@@ -99,10 +100,16 @@ def landing_pages(actor: Actor) -> list[LandingPage]:
     )
 
 
+def consents(actor: Actor) -> QuerySet[Consent]:
+    """The consent recorded for the contacts the actor sees: another person's private contact is
+    not counted either."""
+    return Consent.objects.filter(contact__in=contacts_api.contacts(actor).values("pk"))
+
+
 def dashboard(actor: Actor) -> dict[str, Any]:
     rows = Campaign.objects.restrict(actor)
     by_status = dict(rows.values_list("status").annotate(n=Count("id")).values_list("status", "n"))
-    consent = dict(Consent.objects.values_list("status").annotate(n=Count("id")).values_list("status", "n"))
+    consent = dict(consents(actor).values_list("status").annotate(n=Count("id")).values_list("status", "n"))
     return {
         "campaigns": {status.value: by_status.get(status.value, 0) for status in Campaign.Status},
         "segments": Segment.objects.restrict(actor).count(),

@@ -11,10 +11,10 @@ changes nothing sent).
 each once: its outbox row is kept with the `Send` row in one transaction before anything goes
 (apps.mail.sending), a row whose try failed goes again with the same Message-ID, one interrupted
 while sending never again. A recipient in their quiet hours (their time zone: the contact's
-`data.timeZone`, else the workspace's) waits for the hours' end; one suppressed or capped since the
-launch is skipped. A mail server that is down ends the run; the next one resumes. Every message
-carries the RFC 8058 List-Unsubscribe headers, the link again in its footer, and the postal
-address."""
+`data.timeZone`, else the workspace's) waits for the hours' end; one suppressed, capped or whose
+consent was withdrawn since the launch is skipped. A mail server that is down ends the run; the
+next one resumes. Every message carries the RFC 8058 List-Unsubscribe headers, the link again in
+its footer, and the postal address."""
 
 import functools
 import html
@@ -261,6 +261,15 @@ def _deliver(campaign: Campaign, send: Send, settings: MarketingSettings) -> Out
         return None
 
 
+def consents(contact_id: int | None) -> bool:
+    """Whether the contact's consent stands now: withdrawn (or never confirmed) since the launch,
+    their message does not go."""
+    return (
+        contact_id is not None
+        and Consent.objects.filter(contact_id=contact_id, status=Consent.Status.GRANTED).exists()
+    )
+
+
 def run(campaign: Campaign, *, now: datetime | None = None, batch: int = BATCH) -> int:
     """One run of a sending campaign; how many messages went."""
     if campaign.status != Campaign.Status.SENDING or campaign.deleted_at is not None:
@@ -280,6 +289,8 @@ def run(campaign: Campaign, *, now: datetime | None = None, batch: int = BATCH) 
             continue
         if send.outgoing_id is None:
             reason = mail.suppression_reasons([send.email]).get(send.email)
+            if reason is None and not consents(send.contact_id):
+                reason = Reason.NO_CONSENT
             if reason is None and send.email in capped([send.email], settings, besides=campaign.pk):
                 reason = Reason.CAP
             if reason is not None:
