@@ -261,6 +261,12 @@ def _deliver(campaign: Campaign, send: Send, settings: MarketingSettings) -> Out
         return None
 
 
+def still_sending(campaign_id: int) -> bool:
+    return Campaign.objects.filter(
+        pk=campaign_id, status=Campaign.Status.SENDING, deleted_at__isnull=True
+    ).exists()
+
+
 def consents(contact_id: int | None) -> bool:
     """Whether the contact's consent stands now: withdrawn (or never confirmed) since the launch,
     their message does not go."""
@@ -283,6 +289,8 @@ def run(campaign: Campaign, *, now: datetime | None = None, batch: int = BATCH) 
     sent = 0
     due = campaign.sends.filter(state=State.QUEUED, due_at__lte=now).order_by("id")[:batch]
     for send in due:
+        if not still_sending(campaign.pk):  # paused or deleted while this run was on its way
+            break
         later = out_of_quiet(now, send.time_zone, settings)
         if later > now:
             Send.objects.filter(pk=send.pk).update(due_at=later)

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -115,7 +115,10 @@ def _apply(actor: Actor, sequence: EmailSequence, fields: dict[str, Any], creati
     if "name" in fields or creating:
         sequence.name = records.unique_name(sequence, fields.get("name"), what=_("a sequence"), limit=120)
     if "steps" in fields or creating:
-        sequence.steps = checked_steps(fields.get("steps") or [])
+        steps = checked_steps(fields.get("steps") or [])
+        if not creating:
+            _keeps_passed(sequence, steps)
+        sequence.steps = steps
     if "goal_stage" in fields:
         stage = fields["goal_stage"] or ""
         if stage and stage not in STAGES:
@@ -129,6 +132,21 @@ def _apply(actor: Actor, sequence: EmailSequence, fields: dict[str, Any], creati
         )
     if "visibility" in fields:
         sequence.visibility = fields["visibility"] or "workspace"
+
+
+def _keeps_passed(sequence: EmailSequence, steps: list[dict[str, Any]]) -> None:
+    """The steps a contact still enrolled has passed stay where they are, as they are: a contact's
+    place is a step's index, so a step put before it, or one taken out, would send them a step
+    again (or skip one). The steps after change freely."""
+    passed = sequence.enrollments.filter(state=State.ACTIVE).aggregate(n=Max("next_step"))["n"] or 0
+    for index, step in enumerate(sequence.steps[:passed]):
+        given = steps[index] if index < len(steps) else None
+        if given is None or (given["subject"], given["body"]) != (step["subject"], step["body"]):
+            raise invalid(
+                f"steps[{index}]",
+                _("contacts still enrolled have passed this step: the first {n} steps stay as they are"),
+                n=passed,
+            )
 
 
 def sequence_create(*, actor: Actor, fields: dict[str, Any]) -> EmailSequence:
@@ -488,6 +506,10 @@ def tick(sequence: EmailSequence, *, now: datetime | None = None, batch: int = B
     sent = 0
     due = sequence.enrollments.filter(state=State.ACTIVE, next_due_at__lte=now).order_by("next_due_at", "id")
     for enrollment in due[:batch]:
+        if not EmailSequence.objects.filter(
+            pk=sequence.pk, status=Status.ACTIVE, deleted_at__isnull=True
+        ).exists():
+            break  # paused or deleted while this run was on its way
         if enrollment.next_step >= len(steps):
             _advance(enrollment, steps, now)
             continue

@@ -333,3 +333,119 @@ def test_content_updated_to_nothing_keeps_its_text(people, marketer):
         assert said.startswith("`body`"), said
     read = ok(marketer, "getMarketingContent", {"contentId": made["id"]})
     assert "Our spring range" in _text(read)
+
+
+def test_steps_changed_while_paused_send_nobody_a_step_twice(people, marketer, mail_server):
+    postal_address()
+    no_quiet_hours()
+    label = f"p{tag()}"
+    contacts = consenting(marketer, 3, label=label)
+    box = mailbox(marketer)
+    steps = [
+        {"subject": "Welcome", "body": "Hello"},
+        {"subject": "Tips", "body": "Two tips.", "delayHours": 24},
+    ]
+    made = ok(
+        marketer,
+        "createEmailSequence",
+        {"sequence": {"name": f"Paused {label}", "steps": steps, "mailboxId": box.pk}},
+    )
+    ok(marketer, "enrollInEmailSequence", {"sequenceId": made["id"], "contactIds": [c.pk for c in contacts]})
+    ok(marketer, "activateEmailSequence", {"sequenceId": made["id"]}, **ELICIT)
+    sequence = EmailSequence.objects.select_related("mailbox").get(pk=made["id"])
+    assert sequences.tick(sequence) == 3
+    ok(marketer, "activateEmailSequence", {"sequenceId": made["id"], "pause": True}, **ELICIT)
+    # A step put before the one they got, or the one they got taken out: the steps they passed
+    # would move under them, and the next run would send one again.
+    for changed in (
+        [{"subject": "Intro", "body": "First"}, *steps],
+        steps[1:],
+        [{"subject": "Welcome!", "body": "Hello again"}, steps[1]],
+    ):
+        said = refused(
+            marketer, "updateEmailSequence", {"sequenceId": made["id"], "changes": {"steps": changed}}
+        )
+        assert said.startswith("`steps"), said
+    # Steps after theirs change freely.
+    ok(
+        marketer,
+        "updateEmailSequence",
+        {
+            "sequenceId": made["id"],
+            "changes": {"steps": [steps[0], {"subject": "Tips", "body": "Three tips."}]},
+        },
+    )
+    ok(marketer, "activateEmailSequence", {"sequenceId": made["id"]}, **ELICIT)
+    sequence = EmailSequence.objects.select_related("mailbox").get(pk=made["id"])
+    assert sequences.tick(sequence, now=timezone.now() + timedelta(hours=25)) == 3
+    subjects = [message["Subject"] for message in inbox_of(mail_server, contacts[0].email)]
+    assert sorted(subjects) == ["Tips", "Welcome"]
+
+
+def test_a_pause_stops_a_run_where_it_is(people, marketer, mail_server, monkeypatch):
+    postal_address()
+    no_quiet_hours()
+    label = f"z{tag()}"
+    consenting(marketer, 8, label=label)
+    audience = ok(
+        marketer,
+        "createMarketingSegment",
+        {"segment": {"name": f"Pause {label}", "rules": [{"field": "tags", "op": "has", "value": label}]}},
+    )
+    draft = ok(
+        marketer,
+        "createMarketingCampaign",
+        {
+            "campaign": {
+                "name": f"Pause {label}",
+                "subject": "Hi",
+                "body": "Hello",
+                "segmentId": audience["id"],
+                "mailboxId": mailbox(marketer).pk,
+            }
+        },
+    )
+    ok(marketer, "launchMarketingCampaign", {"campaignId": draft["id"]}, **ELICIT)
+    deliver, went = sending._deliver, []
+
+    def paused_after_two(campaign, send, settings):  # type: ignore[no-untyped-def]
+        went.append(send.pk)
+        if len(went) == 2:  # the person pauses it while the run is on its way
+            ok(marketer, "pauseMarketingCampaign", {"campaignId": draft["id"]})
+        return deliver(campaign, send, settings)
+
+    monkeypatch.setattr(sending, "_deliver", paused_after_two)
+    assert sending.run(Campaign.objects.select_related("mailbox").get(pk=draft["id"])) == 2
+    figures = ok(marketer, "getCampaignPerformance", {"campaignId": draft["id"]})["figures"]
+    assert (figures["sent"], figures["queued"]) == (2, 6)
+    assert Campaign.objects.get(pk=draft["id"]).status == "paused"
+
+
+def test_a_pause_stops_a_sequence_run_where_it_is(people, marketer, mail_server, monkeypatch):
+    postal_address()
+    no_quiet_hours()
+    contacts = consenting(marketer, 6, label=f"y{tag()}")
+    made = ok(
+        marketer,
+        "createEmailSequence",
+        {
+            "sequence": {
+                "name": f"Pause {tag()}",
+                "steps": [{"subject": "Welcome", "body": "Hello"}],
+                "mailboxId": mailbox(marketer).pk,
+            }
+        },
+    )
+    ok(marketer, "enrollInEmailSequence", {"sequenceId": made["id"], "contactIds": [c.pk for c in contacts]})
+    ok(marketer, "activateEmailSequence", {"sequenceId": made["id"]}, **ELICIT)
+    deliver, went = sequences._deliver, []
+
+    def paused_after_two(*args):  # type: ignore[no-untyped-def]
+        went.append(args)
+        if len(went) == 2:
+            ok(marketer, "activateEmailSequence", {"sequenceId": made["id"], "pause": True}, **ELICIT)
+        return deliver(*args)
+
+    monkeypatch.setattr(sequences, "_deliver", paused_after_two)
+    assert sequences.tick(EmailSequence.objects.select_related("mailbox").get(pk=made["id"])) == 2
+    assert ok(marketer, "getEmailSequence", {"sequenceId": made["id"]})["figures"]["sent"] == 2
