@@ -311,5 +311,7 @@ def facts(actor: Actor) -> dict[str, Any]:
         "unsubscribes": recent.total("unsubscribes"),
         "segments": Segment.objects.restrict(actor).count(),
         "consenting": selectors.consents(actor).filter(status=Consent.Status.GRANTED).count(),
-        "stepsSent": StepSend.objects.filter(state=StepSend.State.SENT).count(),
+        "stepsSent": StepSend.objects.filter(
+            state=StepSend.State.SENT, enrollment__sequence__in=sequences.sequences(actor).values("pk")
+        ).count(),
     }

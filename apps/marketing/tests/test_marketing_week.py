@@ -16,8 +16,17 @@ from apps.contacts.tests.factories import ContactFactory
 from apps.mail import suppression
 from apps.mail.testing import inbox_of, using_local_server
 from apps.mail.tests.factories import mailbox
-from apps.marketing import sending, sequences, services
-from apps.marketing.models import Campaign, Consent, EmailSequence, MarketingPlan, MarketingSettings, Send
+from apps.marketing import analytics, sending, sequences, services
+from apps.marketing.models import (
+    Campaign,
+    Consent,
+    EmailSequence,
+    Enrollment,
+    MarketingPlan,
+    MarketingSettings,
+    Send,
+    StepSend,
+)
 from apps.marketing.tests.factories import consenting, postal_address, tag
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -449,3 +458,16 @@ def test_a_pause_stops_a_sequence_run_where_it_is(people, marketer, mail_server,
     monkeypatch.setattr(sequences, "_deliver", paused_after_two)
     assert sequences.tick(EmailSequence.objects.select_related("mailbox").get(pk=made["id"])) == 2
     assert ok(marketer, "getEmailSequence", {"sequenceId": made["id"]})["figures"]["sent"] == 2
+
+
+def test_a_strategy_is_written_from_the_figures_one_sees(people, marketer):
+    viewer = people["viewer"]
+    before = analytics.facts(viewer)
+    made = sequences.sequence_create(
+        actor=marketer,
+        fields={"name": f"Hidden {tag()}", "steps": [{"subject": "a", "body": "b"}], "visibility": "private"},
+    )
+    enrollment = Enrollment.objects.create(sequence=made, email=f"e-{tag()}@example.org")
+    StepSend.objects.create(enrollment=enrollment, round=1, step=0, email=enrollment.email, state="sent")
+    assert analytics.facts(viewer)["stepsSent"] == before["stepsSent"]
+    assert analytics.facts(marketer)["stepsSent"] >= 1
