@@ -268,11 +268,13 @@ def still_sending(campaign_id: int) -> bool:
 
 
 def consents(contact_id: int | None) -> bool:
-    """Whether the contact's consent stands now: withdrawn (or never confirmed) since the launch,
-    their message does not go."""
+    """Whether the contact's consent stands now: withdrawn (or never confirmed) since the launch, or
+    the contact archived, their message does not go."""
     return (
         contact_id is not None
-        and Consent.objects.filter(contact_id=contact_id, status=Consent.Status.GRANTED).exists()
+        and Consent.objects.filter(
+            contact_id=contact_id, status=Consent.Status.GRANTED, contact__deleted_at__isnull=True
+        ).exists()
     )
 
 

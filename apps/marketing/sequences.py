@@ -403,9 +403,9 @@ def check_exits(sequence: EmailSequence) -> dict[str, int]:
         left[State.GOAL] = _leave([row.pk for row in rest if row.contact_id in reached], State.GOAL)
         rest = [row for row in rest if row.contact_id not in reached]
     consenting = set(
-        Consent.objects.filter(contact_id__in=contact_ids, status=Consent.Status.GRANTED).values_list(
-            "contact_id", flat=True
-        )
+        Consent.objects.filter(  # an archived contact's stands no more
+            contact_id__in=contact_ids, status=Consent.Status.GRANTED, contact__deleted_at__isnull=True
+        ).values_list("contact_id", flat=True)
     )
     left[State.NO_CONSENT] = _leave(
         [row.pk for row in rest if row.contact_id not in consenting], State.NO_CONSENT

@@ -188,11 +188,12 @@ def test_a_three_step_sequence_runs_to_its_end_and_lets_go_who_withdrew(people, 
     services.consent_record(actor=marketer, contact_id=contacts[0].pk, status="withdrawn")
     assert tick(25) == 11
     assert tick(25) == 0  # nobody twice
-    assert tick(80) == 11
+    contacts[2].trash(marketer)  # archived: gets no more
+    assert tick(80) == 10
     read = ok(marketer, "getEmailSequence", {"sequenceId": made["id"]})
     figures = read["figures"]
-    assert figures["sentByStep"] == [12, 11, 11]
-    assert figures["enrollments"]["completed"] == 11 and figures["enrollments"]["no_consent"] == 1
+    assert figures["sentByStep"] == [12, 11, 10]
+    assert figures["enrollments"]["completed"] == 10 and figures["enrollments"]["no_consent"] == 2
     assert len(inbox_of(mail_server, contacts[0].email)) == 1
     assert len(inbox_of(mail_server, contacts[1].email)) == 3
 
@@ -471,3 +472,32 @@ def test_a_strategy_is_written_from_the_figures_one_sees(people, marketer):
     StepSend.objects.create(enrollment=enrollment, round=1, step=0, email=enrollment.email, state="sent")
     assert analytics.facts(viewer)["stepsSent"] == before["stepsSent"]
     assert analytics.facts(marketer)["stepsSent"] >= 1
+
+
+def test_a_contact_archived_after_the_launch_gets_nothing(people, marketer, mail_server):
+    postal_address()
+    no_quiet_hours()
+    label = f"a{tag()}"
+    contacts = consenting(marketer, 3, label=label)
+    audience = ok(
+        marketer,
+        "createMarketingSegment",
+        {"segment": {"name": f"Gone {label}", "rules": [{"field": "tags", "op": "has", "value": label}]}},
+    )
+    draft = ok(
+        marketer,
+        "createMarketingCampaign",
+        {
+            "campaign": {
+                "name": f"Gone {label}",
+                "subject": "Hi",
+                "body": "Hello",
+                "segmentId": audience["id"],
+                "mailboxId": mailbox(marketer).pk,
+            }
+        },
+    )
+    ok(marketer, "launchMarketingCampaign", {"campaignId": draft["id"]}, **ELICIT)
+    contacts[0].trash(marketer)
+    assert sending.run(Campaign.objects.select_related("mailbox").get(pk=draft["id"])) == 2
+    assert inbox_of(mail_server, contacts[0].email) == []
