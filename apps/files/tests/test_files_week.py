@@ -59,9 +59,10 @@ def test_a_huge_id_is_not_found_not_a_crash(people, name, arguments):
     ],
 )
 def test_nul_in_what_a_file_is_called_is_refused(people, arguments):
+    before = File.objects.count()
     result = call(people["member"], "createFileEntity", arguments)
     assert result["isError"] and not _failed_on_the_server(result), text_of(result)
-    assert not File.objects.exists()
+    assert File.objects.count() == before
 
 
 @pytest.mark.parametrize(
@@ -199,7 +200,7 @@ def test_empty_unicode_and_binary_files_are_kept_byte_for_byte(people):
 
 @override_settings(ATRIUM_FILES_MAX_BYTES=1000)
 def test_a_file_over_the_limit_is_refused_and_nothing_is_written(people):
-    member = people["member"]
+    member, before = people["member"], File.objects.count()
     said = refused(member, "createFileEntity", {"name": "big.txt", "text": "x" * 1001})
     assert "limit" in said
     said = refused(
@@ -208,7 +209,7 @@ def test_a_file_over_the_limit_is_refused_and_nothing_is_written(people):
         {"name": "big.bin", "contentBase64": base64.b64encode(b"x" * 1001).decode()},
     )
     assert "limit" in said
-    assert not File.objects.exists()
+    assert File.objects.count() == before
     assert _file(member, "fits.txt", "x" * 1000)["size"] == 1000
 
 
@@ -470,11 +471,11 @@ def test_a_refused_save_leaves_no_folder_made_for_it(people):
     file: nothing half-written."""
     from apps.documents.tests.factories import DocumentFactory
 
-    member = people["member"]
+    member, before = people["member"], (Folder.objects.count(), File.objects.count())
     refused(member, "saveChatUploadToFiles", {"name": "a/b.txt", "text": "x"})
     document = DocumentFactory(actor=member, title="Memo")
     refused(member, "exportDocumentToPdf", {"documentId": document.pk, "fileName": "../memo.pdf"})
-    assert not Folder.objects.exists() and not File.objects.exists()
+    assert (Folder.objects.count(), File.objects.count()) == before
 
 
 def test_the_files_page_shows_a_private_file_to_nobody_else(people, nora, acme_client):

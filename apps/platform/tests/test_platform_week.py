@@ -12,23 +12,10 @@ import pytest
 from openpyxl import Workbook
 
 from apps.catalogue.testing import ok, refused
-from apps.contacts.models import Contact
 from apps.contacts.tests.factories import ContactFactory
 from apps.files import services as file_services
 from apps.platform import tables
-from apps.platform.tests.test_transfer_tools import CONFIRM
-
-
-def _validate(user, text, kind="contact"):
-    return ok(user, "validateDataImport", {"entityType": kind, "csvText": text})
-
-
-def _commit(user, token, **arguments):
-    return ok(user, "commitDataImport", {"token": token, **arguments}, **CONFIRM)
-
-
-def _live(**filters):
-    return Contact.objects.filter(deleted_at__isnull=True, **filters)
+from apps.platform.tests.test_transfer_tools import CONFIRM, _commit, _live, _validate
 
 
 def _messy_csv(count: int) -> tuple[bytes, dict[str, int]]:
