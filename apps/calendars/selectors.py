@@ -46,8 +46,8 @@ def expand(
     """Every occurrence of `events` overlapping [start, end), soonest first."""
     found: list[Occurrence] = []
     for event in events:
-        duration = event.ends_at - event.starts_at
         zone = ZoneInfo(event.time_zone)
+        duration = recurrence.wall_length(event.starts_at, event.ends_at, zone)
         for moment in recurrence.occurrences(
             event.recurrence,
             start=event.starts_at,

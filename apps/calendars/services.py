@@ -2,7 +2,7 @@
 through here) and logs ids only, never names or addresses."""
 
 import logging
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -228,7 +228,8 @@ def _apply_event(event: Event, fields: dict[str, Any], *, creating: bool) -> Non
     for text in fields.get("cancelled_occurrences") or ():  # a file's row (apps.calendars.transfer)
         _exclude(event, text, zone, field="cancelled_occurrences")
     last = recurrence.last_start(event.recurrence, start=event.starts_at, zone=zone)
-    event.recurrence_ends_at = last + (event.ends_at - event.starts_at) if last is not None else None
+    length = recurrence.wall_length(event.starts_at, event.ends_at, zone)
+    event.recurrence_ends_at = last.astimezone(zone) + length if last is not None else None
 
 
 def _moved_exceptions(
@@ -257,7 +258,7 @@ def _occurrence_at(event: Event, moment: datetime, zone: ZoneInfo) -> datetime |
     for start in recurrence.occurrences(
         event.recurrence,
         start=event.starts_at,
-        duration=event.ends_at - event.starts_at,
+        duration=recurrence.wall_length(event.starts_at, event.ends_at, zone),
         zone=zone,
         # A second either side: the expansion adds the duration to wall-clock times, so an
         # occurrence starting in the skipped hour seems to end when it starts.
@@ -281,7 +282,8 @@ def _apply_times(
         raise invalid("start", _("is required"))
     if fields.get("end") and fields.get("duration_minutes"):
         raise invalid("duration_minutes", _("give either `end` or `durationMinutes`, not both"))
-    duration = event.ends_at - event.starts_at if not creating else None
+    # Moved, it keeps its length on the clock (a night shift ends at six on any night).
+    duration = recurrence.wall_length(event.starts_at, event.ends_at, was) if not creating else None
     if all_day:
         if fields.get("duration_minutes"):
             raise invalid(
@@ -307,9 +309,12 @@ def _apply_times(
         if fields.get("end"):
             ends_at = when(fields["end"], zone=zone, field="end")
         elif fields.get("duration_minutes"):
-            ends_at = starts_at + timedelta(minutes=fields["duration_minutes"])
+            # Minutes elapsed: eight hours from 22:00 end at 05:00 on the night the clocks go back.
+            ends_at = (starts_at.astimezone(UTC) + timedelta(minutes=fields["duration_minutes"])).astimezone(
+                zone
+            )
         else:
-            ends_at = starts_at + (duration or timedelta(hours=1))
+            ends_at = starts_at.astimezone(zone) + (duration or timedelta(hours=1))
     if ends_at <= starts_at:
         raise invalid(
             "end",

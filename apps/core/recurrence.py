@@ -117,6 +117,13 @@ def local_naive(value: datetime, zone: zoneinfo.ZoneInfo) -> datetime:
     return value.astimezone(zone).replace(tzinfo=None)
 
 
+def wall_length(start: datetime, end: datetime, zone: zoneinfo.ZoneInfo) -> timedelta:
+    """How long something lasts on the clocks of `zone`: 22:00 to 06:00 is eight hours, on the
+    night the clocks go back too (nine by the world's clock). Added to an occurrence's start in
+    `zone` (aware datetimes add on the wall clock), it ends each at the same time of day."""
+    return local_naive(end, zone) - local_naive(start, zone)
+
+
 # --- recurrence rules -----------------------------------------------------------------------------
 
 

@@ -210,6 +210,22 @@ def _not_cancelled(event: Event) -> None:
         raise errors.EventCancelled(event=event.pk)
 
 
+# The statuses of someone still to come: nobody takes one once the event has ended.
+JOINING = (Attendee.Status.INVITED, Attendee.Status.REGISTERED, Attendee.Status.WAITLISTED)
+
+
+def _not_over(event: Event, status: str) -> None:
+    """After its end an event takes nobody who is still to come (invited, registered, waiting);
+    who came is still recorded (attended), and cancellations still tidy up."""
+    if status in JOINING and event.ends_at <= timezone.now():
+        raise invalid(
+            "status",
+            _("the event ended at {ended}; nobody is {status} for it any more (record who came as attended)"),
+            ended=event.ends_at.isoformat(),
+            status=status,
+        )
+
+
 def _capacity_holds(event: Event) -> None:
     """A capacity below the places taken names who would be over it (the last registered)."""
     taken = event.attendees.filter(status__in=TAKING_A_PLACE)
@@ -333,8 +349,8 @@ def taken_places(event: Event) -> int:
 
 def promote_waitlist(event: Event) -> list[Attendee]:
     """Moves waitlisted people up, first come first served, while there are free places (none on
-    an event called off: nobody is registered for it any more)."""
-    if event.cancelled_at is not None:
+    an event called off or over: nobody is registered for it any more)."""
+    if event.cancelled_at is not None or event.ends_at <= timezone.now():
         return []
     if event.capacity is None:
         free = event.attendees.filter(status=Attendee.Status.WAITLISTED).count()
@@ -557,7 +573,11 @@ def attendee_add(
             _("{email} is already an attendee of this event; change them with updateEventAttendee"),
             email=email,
         )
-    status = _place_status(event, fields.get("status") or Attendee.Status.INVITED)
+    status = fields.get("status") or Attendee.Status.INVITED
+    _not_over(event, status)
+    if status == Attendee.Status.ATTENDED:  # a walk-in: as checking in someone registered
+        _status_step(event, Attendee.Status.REGISTERED, status)
+    status = _place_status(event, status)
     attendee = Attendee.objects.create(
         event=event,
         name=clean.text(fields.get("name"), field="name", limit=200, required=True),
@@ -595,6 +615,8 @@ def attendee_update(
         if fields["status"] != Attendee.Status.CANCELLED:
             # Called off: nobody registers, waits or checks in any more; cancelling them still may.
             _not_cancelled(event)
+        if was != Attendee.Status.ATTENDED:  # undoing a mistaken check-in stays possible
+            _not_over(event, fields["status"])
         wanted = _status_step(event, was, fields["status"])
         if wanted == Attendee.Status.WAITLISTED:
             _nobody_waits_for_a_free_place(event, attendee)
@@ -779,6 +801,7 @@ def import_commit(*, actor: Actor, handle: str) -> tuple[AttendeeImport, bool]:
             places = max(0, event.capacity - taken_places(event))
         made = []
         for row in checked.rows:
+            _not_over(event, row.status)
             status = row.status
             if status == Attendee.Status.REGISTERED and places is not None:
                 status = Attendee.Status.REGISTERED if places > 0 else Attendee.Status.WAITLISTED

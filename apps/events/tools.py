@@ -435,7 +435,8 @@ def add_event_attendee(
     name: Annotated[str, Field(min_length=1, max_length=200, description="Full name")],
     email: Annotated[str, Field(min_length=3, max_length=254, description="Unique per event")],
     status: Annotated[
-        Literal["invited", "registered"], Field(description="registered when full: waitlisted")
+        Literal["invited", "registered", "attended"],
+        Field(description="registered when full: waitlisted; attended: a walk-in, from check-in"),
     ] = "invited",
     type: Annotated[str, Field(max_length=40, description="attendee, speaker, staff...")] = "attendee",
     organisation: Annotated[str, Field(max_length=200, description="Company")] = "",

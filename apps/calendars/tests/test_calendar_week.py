@@ -680,3 +680,41 @@ def test_an_all_day_event_given_another_zone_keeps_its_days(people):
         "2027-03-16T00:00:00-04:00",
         "2027-03-18T00:00:00-04:00",
     )
+
+
+def _spans(user: Any, event_id: int, start: str, end: str) -> list[tuple[str, str]]:
+    found = ok(user, "searchCalendarEvents", {"start": start, "end": end, "limit": 100})["items"]
+    return [(item["start"][:19], item["end"][:19]) for item in found if item["eventId"] == event_id]
+
+
+def test_a_night_shift_over_the_change_to_winter_time_ends_at_six_every_week(people):
+    member = people["member"]
+    # London's clocks go back at 02:00 on 31 October 2027: that night lasts nine hours.
+    night = ok(
+        member,
+        "createCalendarEvent",
+        {"title": "Night shift", "start": "2027-10-30T22:00", "end": "2027-10-31T06:00"},
+    )
+    weekly = {
+        "title": "Night cover",
+        "start": "2027-10-30T22:00",
+        "end": "2027-10-31T06:00",
+        "recurrence": "FREQ=WEEKLY;COUNT=2",
+    }
+    cover = ok(member, "createCalendarEvent", weekly)
+    assert _spans(member, night["id"], "2027-10-29", "2027-11-02") == [
+        ("2027-10-30T22:00:00", "2027-10-31T06:00:00")
+    ]
+    assert _spans(member, cover["id"], "2027-10-29", "2027-11-09") == [
+        ("2027-10-30T22:00:00", "2027-10-31T06:00:00"),
+        ("2027-11-06T22:00:00", "2027-11-07T06:00:00"),
+    ]
+    # Eight hours given as minutes are eight hours on the clock of the world: 05:00 that night.
+    shift = ok(
+        member,
+        "createCalendarEvent",
+        {"title": "Eight hours", "start": "2027-10-30T22:00", "durationMinutes": 480},
+    )
+    assert _spans(member, shift["id"], "2027-10-29", "2027-11-02") == [
+        ("2027-10-30T22:00:00", "2027-10-31T05:00:00")
+    ]

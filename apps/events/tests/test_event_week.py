@@ -693,3 +693,34 @@ def test_an_event_that_took_place_is_not_called_off(people, conference):
     # Deleting it cancels nothing either: it goes to the trash as it was.
     deleted = ok(organiser, "deleteEvent", {"eventId": conference["id"]}, **CONFIRM)
     assert deleted["told"] == 0 and deleted["event"]["cancelledAt"] is None
+
+
+def test_an_event_that_is_over_takes_nobody_still_to_come(people, conference):
+    organiser = people["admin"]
+    guest = _register(organiser, conference["id"], 1)
+    invited = _register(organiser, conference["id"], 2, status="invited")
+    Attendee.objects.filter(pk=guest["id"]).update(status="attended")
+    waiting = Attendee.objects.create(
+        event_id=conference["id"], name="Late", email="late@example.org", status="waitlisted"
+    )
+    over = timezone.now() - timedelta(hours=1)
+    Event.objects.filter(pk=conference["id"]).update(starts_at=over - timedelta(days=1), ends_at=over)
+
+    for status in ("registered", "invited"):
+        given = {"eventId": conference["id"], "name": "Walk", "email": "w@example.org", "status": status}
+        assert "ended" in refused(organiser, "addEventAttendee", given)
+    assert "ended" in refused(
+        organiser, "updateEventAttendee", {"attendeeId": invited["id"], "changes": {"status": "registered"}}
+    )
+    # Who came is still recorded, a mistaken check-in undone, and a place given up moves nobody up.
+    walk_in = {"eventId": conference["id"], "name": "Walk", "email": "w@example.org", "status": "attended"}
+    assert ok(organiser, "addEventAttendee", walk_in)["status"] == "attended"
+    assert _status(organiser, guest["id"], "registered")["attendee"]["status"] == "registered"
+    assert _status(organiser, guest["id"], "cancelled")["promoted"] == []
+    assert Attendee.objects.get(pk=waiting.pk).status == "waitlisted"
+
+
+def test_a_walk_in_is_recorded_only_once_check_in_opens(people, conference):
+    walk_in = {"eventId": conference["id"], "name": "Walk", "email": "w@example.org", "status": "attended"}
+    assert "check-in opens" in refused(people["admin"], "addEventAttendee", walk_in)
+    assert not Attendee.objects.filter(event_id=conference["id"]).exists()
