@@ -6,7 +6,7 @@ Who sees what: a mailbox is its owner's, and a shared mailbox also its members' 
 nobody else sees it or anything in it, the area's admins included: they change every mailbox
 (`changes_all`: connect it, choose its members, repair its login on the Mail page, which shows no
 mail) without seeing its mail. Folders, threads, messages, drafts, signatures and outbox rows
-follow their mailbox (`through="mailbox"`).
+follow their mailbox (`through="mailbox"`); a shared mailbox's members also triage its messages.
 
 Messages are a copy of the server's (apps.mail.sync keeps it, by UID from a cursor per folder);
 the server stays the truth. Bodies are stored sanitised (apps.mail.content): `html` through nh3
@@ -160,7 +160,14 @@ class Thread(models.Model):
 
 class Message(models.Model):
     access = Access(
-        MailPerm, through="mailbox", admins=False, label=_("Message"), find_with="getInboxMessages"
+        MailPerm,
+        through="mailbox",
+        # A shared mailbox's members triage its mail (read, flag, archive, move) as its owner
+        # does; its folders and its settings stay the owner's.
+        owner=("mailbox__owner", "mailbox__memberships__user"),
+        admins=False,
+        label=_("Message"),
+        find_with="getInboxMessages",
     )
 
     mailbox = models.ForeignKey(Mailbox, on_delete=models.CASCADE, related_name="messages")

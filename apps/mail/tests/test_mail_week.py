@@ -464,3 +464,20 @@ def test_a_member_discards_their_own_draft(boxes, people):
     ok(member, "deleteDraft", {"draftId": draft["id"]}, **CONFIRM)
 
     assert Draft.objects.get(pk=draft["id"]).deleted_at is not None
+
+
+def test_a_member_of_the_shared_mailbox_triages_its_mail_but_not_its_folders(boxes, people, nora):
+    member, shared = people["member"], boxes["shared"]
+    question = _arrives(
+        shared, _letter(sender="client@example.org", to=shared.address, subject=_unique("Order"))
+    )
+    # Opened by a member it is read for the team; they flag it and archive it as a shared inbox's members do.
+    ok(member, "findAndReadEmail", {"query": question.subject.split()[-1], "inboxId": shared.pk})
+    assert "\\Seen" in Message.objects.get(pk=question.pk).flags
+    ok(member, "manageEmail", {"messageIds": [question.pk], "action": "flag"})
+    assert ok(member, "manageEmail", {"messageIds": [question.pk], "action": "archive"})["changed"] == 1
+    sync.sync(shared)
+    assert Message.objects.get(message_id=question.message_id, mailbox=shared).folder.role == "archive"
+    # Its folders stay the owner's to arrange; someone who is not a member changes nothing.
+    assert refused(member, "manageInboxFolder", {"inboxId": shared.pk, "action": "create", "name": "Mine"})
+    assert "was not found" in refused(nora, "manageEmail", {"messageIds": [question.pk], "action": "unflag"})
