@@ -41,6 +41,7 @@ from apps.files.services import (
     file_text,
     folder_ensure,
     free_name,
+    name_scope,
 )
 from apps.files.shapes import ContentBase64, FileOut, Name, Text, content_of
 
@@ -131,7 +132,7 @@ def restore_with(file_ids: list[int]) -> list[int]:
     for file in File.objects.filter(pk__in=file_ids, deleted_at__isnull=False).select_related("folder"):
         if file.folder is not None and file.folder.deleted_at is not None:
             file.folder = None
-        file.name = free_name(file.folder, file.name, exclude_pk=file.pk)
+        file.name = free_name(file.folder, file.name, exclude_pk=file.pk, **name_scope(file))
         folders.untrash(file, also=("folder", "name"))
         restored.append(file.pk)
     return restored

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.folders import FolderBase, path_of
-from apps.core.records import Access, OwnedRecord
+from apps.core.records import Access, OwnedRecord, Visibility
 from apps.core.sharing import ShareBase
 from apps.files.permissions import FilesPerm
 
@@ -75,12 +75,22 @@ class File(OwnedRecord):
         ordering = ["name", "id"]
         verbose_name = _("file")
         constraints = [
+            # A name is the workspace's files' once, and once more among each person's private
+            # ones (apps.files.services._siblings): a colleague's private file never takes one.
             models.UniqueConstraint(
                 "folder",
                 Lower("name"),
-                condition=Q(deleted_at__isnull=True),
+                condition=Q(deleted_at__isnull=True, visibility=Visibility.WORKSPACE),
                 nulls_distinct=False,
                 name="files_file_unique_name",
+            ),
+            models.UniqueConstraint(
+                "folder",
+                "owner",
+                Lower("name"),
+                condition=Q(deleted_at__isnull=True, visibility=Visibility.PRIVATE),
+                nulls_distinct=False,
+                name="files_file_unique_private_name",
             ),
             models.CheckConstraint(condition=Q(size__gte=0), name="files_file_size"),
         ]

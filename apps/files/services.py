@@ -42,15 +42,30 @@ MAX_RECIPIENTS = 20
 # --- names --------------------------------------------------------------------------------------
 
 
-def _siblings(folder: Folder | None) -> Any:
-    return File.objects.filter(folder=folder)
+def _siblings(folder: Folder | None, *, visibility: str, owner_id: Any) -> Any:
+    """The files whose names a file in `folder` must differ from: the workspace's, and for a
+    private file its owner's private ones too. Someone else's private file takes no name from
+    anyone: a name refused or changed because of it would tell that it is there."""
+    rows = File.objects.filter(folder=folder)
+    mine = Q(visibility=Visibility.PRIVATE, owner_id=owner_id)
+    if visibility == Visibility.PRIVATE:
+        return rows.filter(Q(visibility=Visibility.WORKSPACE) | mine)
+    return rows.filter(visibility=Visibility.WORKSPACE)
 
 
-def free_name(folder: Folder | None, name: str, *, exclude_pk: Any = None) -> str:
-    """`name`, or "name (2).ext", "name (3).ext"… whichever no live file in the folder has."""
+def name_scope(file: File) -> dict[str, Any]:
+    """Whose names the file's must differ from (`_siblings`), as keywords of `free_name`."""
+    return {"visibility": file.visibility, "owner_id": file.owner_id}
+
+
+def free_name(
+    folder: Folder | None, name: str, *, visibility: str, owner_id: Any, exclude_pk: Any = None
+) -> str:
+    """`name`, or "name (2).ext", "name (3).ext"… whichever the folder's files it must differ
+    from (`_siblings`) do not have."""
     taken = {
         value.lower()
-        for value in _siblings(folder)
+        for value in _siblings(folder, visibility=visibility, owner_id=owner_id)
         .filter(deleted_at__isnull=True)
         .exclude(pk=exclude_pk)
         .values_list("name", flat=True)
@@ -70,11 +85,20 @@ def free_name(folder: Folder | None, name: str, *, exclude_pk: Any = None) -> st
     raise errors.NoFreeName(details={"name": ["taken"]})
 
 
-def _placed_name(folder: Folder | None, name: str, if_exists: str, exclude_pk: Any = None) -> str:
+def _placed_name(
+    folder: Folder | None,
+    name: str,
+    if_exists: str,
+    *,
+    visibility: str,
+    owner_id: Any,
+    exclude_pk: Any = None,
+) -> str:
     name = trees.clean_name(name)
+    scope = {"visibility": visibility, "owner_id": owner_id}
     if if_exists == "rename":
-        return free_name(folder, name, exclude_pk=exclude_pk)
-    trees.check_name_free(_siblings(folder), name, exclude_pk=exclude_pk, what="A file")
+        return free_name(folder, name, exclude_pk=exclude_pk, **scope)
+    trees.check_name_free(_siblings(folder, **scope), name, exclude_pk=exclude_pk, what="A file")
     return name
 
 
@@ -123,7 +147,7 @@ def _keep_out(actor: Actor, files: Any) -> Any:
         file.folder = None
         file.trashed_with = None
         if file.deleted_at is None:
-            file.name = free_name(None, file.name, exclude_pk=file.pk)
+            file.name = free_name(None, file.name, exclude_pk=file.pk, **name_scope(file))
         file.save(update_fields=["folder", "trashed_with", "name", "updated_at"])
         logger.info("file %s kept out of a folder deleted by %s", file.pk, getattr(actor, "pk", None))
     return files.filter(pk__in=mine)
@@ -170,7 +194,7 @@ def folder_restore(*, actor: Actor, folder: Folder, parent: Folder | Literal[Fal
         File.objects.restrict(actor, trash="include").filter(trashed_with=folder).values_list("pk", flat=True)
     )
     for file in File.objects.filter(trashed_with=folder):
-        file.name = free_name(file.folder, file.name, exclude_pk=file.pk)
+        file.name = free_name(file.folder, file.name, exclude_pk=file.pk, **name_scope(file))
         trees.untrash(file, also=("name",))
         # Every file that went comes back; the count names only those the actor sees.
         count += file.pk in seen
@@ -221,15 +245,16 @@ def file_create(
     require(actor, FilesPerm.EDIT)
     if folder is not None and folder.deleted_at is not None:
         raise Folder.access.in_trash(Folder, folder.pk)
-    placed = _placed_name(folder, name, if_exists)
+    owner = person(actor)
+    placed = _placed_name(folder, name, if_exists, visibility=visibility, owner_id=getattr(owner, "pk", None))
     blobs.check_size(len(content))
     kind = (mime_type or "").strip().lower() or extract.guess_type(placed, content)
     key, digest = blobs.write(content)
     file = File.objects.create(
         name=placed,
         folder=folder,
-        owner=person(actor),
-        created_by=person(actor),
+        owner=owner,
+        created_by=owner,
         visibility=visibility,
         description=description[:500],
         blob=key,
@@ -286,7 +311,7 @@ def file_move(*, actor: Actor, file: File, folder: Folder | None) -> File:
     file = File.objects.fetch(actor, file.pk, "change")
     if folder is not None and folder.deleted_at is not None:
         raise Folder.access.in_trash(Folder, folder.pk)
-    trees.check_name_free(_siblings(folder), file.name, exclude_pk=file.pk, what="A file")
+    trees.check_name_free(_siblings(folder, **name_scope(file)), file.name, exclude_pk=file.pk, what="A file")
     file.folder = folder
     file.save(update_fields=["folder", "updated_at"])
     return file
@@ -295,7 +320,7 @@ def file_move(*, actor: Actor, file: File, folder: Folder | None) -> File:
 def file_rename(*, actor: Actor, file: File, name: str) -> File:
     require(actor, FilesPerm.EDIT)
     file = File.objects.fetch(actor, file.pk, "change")
-    file.name = _placed_name(file.folder, name, "error", exclude_pk=file.pk)
+    file.name = _placed_name(file.folder, name, "error", exclude_pk=file.pk, **name_scope(file))
     file.save(update_fields=["name", "updated_at"])
     return file
 
@@ -315,7 +340,7 @@ def file_restore(*, actor: Actor, file: File, folder: Folder | Literal[False] | 
     target = file.folder if folder is False else folder
     _check_restorable_into(target, original=folder is False)
     file.folder = target
-    file.name = free_name(target, file.name, exclude_pk=file.pk)
+    file.name = free_name(target, file.name, exclude_pk=file.pk, **name_scope(file))
     trees.untrash(file, also=("folder", "name"))
     return file
 

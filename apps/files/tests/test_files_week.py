@@ -569,3 +569,25 @@ def test_two_arguments_that_each_say_where_are_not_both_given(people, name, argu
         given["fileId"] = FileFactory(actor=people["admin"], name="where.txt", text="x").pk
 
     assert said in refused(people["admin"], name, given)
+
+
+def test_a_colleague_s_private_file_takes_no_name_from_anyone(people, nora):
+    member = people["member"]
+    team = _folder(member, "Team")
+    secret = _file(nora, "layoffs.xlsx", "who", folderId=team, visibility="private")
+    _file(nora, "budget.xlsx", "sums", folderId=team, visibility="private")
+    _file(nora, "notes.txt", "mine", folderId=team, visibility="private")
+    # Her names are free for the member: nothing they cannot see refuses or changes one.
+    made = _file(member, "layoffs.xlsx", "nothing", folderId=team, ifExists="error")
+    assert made["name"] == "layoffs.xlsx"
+    plan = _file(member, "plan.xlsx", folderId=team)
+    ok(member, "renameFileEntity", {"type": "file", "id": plan["id"], "name": "Budget.xlsx"})
+    assert File.objects.get(pk=plan["id"]).name == "Budget.xlsx"
+    notes = _file(member, "notes.txt", "elsewhere")
+    ok(member, "moveFile", {"fileId": notes["id"], "folderId": team})
+    copy = ok(member, "copyFile", {"fileId": made["id"], "folderId": team})
+    assert copy["name"] == "layoffs (2).xlsx"  # beside the member's own, as ever
+    # Her own names stay apart from hers and from the workspace's.
+    again = _file(nora, "layoffs.xlsx", "draft", folderId=team, visibility="private")
+    assert again["name"] == "layoffs (3).xlsx"
+    assert File.objects.get(pk=secret["id"]).name == "layoffs.xlsx"
