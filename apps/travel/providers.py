@@ -4,16 +4,19 @@ header): flights as offer requests → offers → orders on hold, paid later; st
 rates → quotes → bookings. Answers are read into the area's own shapes; the provider's words
 reach the caller only as a `reason` of TravelProviderRefused."""
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 from django.conf import settings
 
-from apps.core import outbound
+from apps.core import clean, outbound
+from apps.core.errors import ValidationFailed
 from apps.integrations.api import setting
 from apps.travel import errors
 
@@ -112,6 +115,31 @@ def _money(value: Any) -> Decimal:
     return amount.quantize(Decimal("0.01"))
 
 
+def _currency(value: Any) -> str:
+    """The ISO 4217 code of a price the provider gave: a price in no known currency is no answer."""
+    try:
+        return clean.currency(value if isinstance(value, str) else "")
+    except ValidationFailed:
+        raise errors.TravelProviderNotJson(provider="duffel") from None
+
+
+Read = TypeVar("Read", bound=Callable[..., Any])
+
+
+def _read(method: Read) -> Read:
+    """An answer of another shape than Duffel's (a list where an object is, an object where text
+    is) read as what it is, an answer not of the expected JSON, rather than a failure of ours."""
+
+    @functools.wraps(method)
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            raise errors.TravelProviderNotJson(provider="duffel") from None
+
+    return reading  # type: ignore[return-value]
+
+
 def _when(value: Any) -> datetime | None:
     if not value:
         return None
@@ -207,7 +235,7 @@ class Duffel:
         return FlightOffer(
             id=str(data["id"]),
             total=_money(data.get("total_amount")),
-            currency=str(data.get("total_currency", ""))[:3],
+            currency=_currency(data.get("total_currency")),
             expires_at=expires,
             airline=str((data.get("owner") or {}).get("name", ""))[:100],
             slices=slices,
@@ -219,6 +247,7 @@ class Duffel:
             requires_instant_payment=bool(payment.get("requires_instant_payment")),
         )
 
+    @_read
     def flight_offers(
         self, *, slices: list[dict[str, str]], adults: int, cabin: str, most: int
     ) -> list[FlightOffer]:
@@ -232,9 +261,11 @@ class Duffel:
         found = [self._flight(offer) for offer in offers]
         return sorted(found, key=lambda offer: offer.total)[:most]
 
+    @_read
     def flight_offer(self, offer_id: str) -> FlightOffer:
         return self._flight(self._call("GET", f"/air/offers/{offer_id}"))
 
+    @_read
     def hold_flight(self, *, offer_id: str, passengers: list[dict[str, Any]]) -> Hold:
         data = self._call(
             "POST",
@@ -248,7 +279,7 @@ class Duffel:
             id=str(data["id"]),
             booking_reference=str(data.get("booking_reference") or "")[:50],
             total=_money(data.get("total_amount")),
-            currency=str(data.get("total_currency", ""))[:3],
+            currency=_currency(data.get("total_currency")),
             payment_required_by=_when(status.get("payment_required_by")),
             price_guaranteed_until=_when(status.get("price_guarantee_expires_at")),
             conditions=data.get("conditions") or {},
@@ -265,6 +296,7 @@ class Duffel:
             },
         )
 
+    @_read
     def cancel_flight(self, order_id: str) -> Cancellation:
         quote = self._call("POST", "/air/order_cancellations", body={"order_id": order_id})
         if not isinstance(quote, dict) or not quote.get("id"):
@@ -278,6 +310,7 @@ class Duffel:
 
     # --- stays -----------------------------------------------------------------------------
 
+    @_read
     def stay_rates(
         self,
         *,
@@ -322,7 +355,7 @@ class Duffel:
                             accommodation=str(place.get("name", ""))[:150],
                             room=str(room.get("name", ""))[:100],
                             total=_money(rate.get("total_amount")),
-                            currency=str(rate.get("total_currency", ""))[:3],
+                            currency=_currency(rate.get("total_currency")),
                             due_at_property=_money(due) if due not in (None, "") else None,
                             due_at_property_currency=str(rate.get("due_at_accommodation_currency") or "")[:3],
                             check_in=_day(detail.get("check_in_date") or check_in.isoformat()),
@@ -333,6 +366,7 @@ class Duffel:
                     )
         return rates
 
+    @_read
     def quote_stay(self, rate_id: str) -> Quote:
         data = self._call("POST", "/stays/quotes", body={"rate_id": rate_id})
         if not isinstance(data, dict) or not data.get("id"):
@@ -341,10 +375,11 @@ class Duffel:
         return Quote(
             id=str(data["id"]),
             total=_money(data.get("total_amount")),
-            currency=str(data.get("total_currency", ""))[:3],
+            currency=_currency(data.get("total_currency")),
             due_at_property=_money(due) if due not in (None, "") else None,
         )
 
+    @_read
     def book_stay(
         self, *, quote_id: str, guests: list[dict[str, str]], email: str, phone: str
     ) -> tuple[str, str]:

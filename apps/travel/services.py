@@ -107,6 +107,8 @@ def flight_offers_find(
     _future(departs_on, field="departureDate")
     if returns_on is not None and returns_on < departs_on:
         raise invalid("returnDate", _("must be on or after {start}"), start=departs_on.isoformat())
+    if returns_on is not None:
+        _future(returns_on, field="returnDate")
     if cabin and cabin not in CABINS:
         raise invalid("cabinClass", _("must be one of {cabins}"), cabins=", ".join(CABINS))
     slices = [{"origin": origin, "destination": destination, "departure_date": departs_on.isoformat()}]
