@@ -7,11 +7,13 @@ Bearer token and the `X-Affiliate-Id` header, pages through a `page` token): pro
 Stays' provider (apps.travel.api). Answers are read into the area's own shapes; the provider's
 words reach the caller only as the `reason` of ProviderRefused."""
 
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import httpx
 from django.conf import settings
@@ -155,6 +157,23 @@ def money(value: Any, provider: str) -> Decimal:
     return amount.quantize(Decimal("0.01"))
 
 
+Read = TypeVar("Read", bound=Callable[..., Any])
+
+
+def _read(method: Read) -> Read:
+    """An answer of another shape than the Demand API's (a list where an object is, text where a
+    map is) read as what it is, an answer not of the expected JSON, rather than a failure of ours."""
+
+    @functools.wraps(method)
+    def reading(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            raise errors.ProviderNotJson(provider=self.name) from None
+
+    return reading  # type: ignore[return-value]
+
+
 def _text(value: Any, most: int = 300) -> str:
     """A provider's text, which may be a translation map ({"en-gb": "..."})."""
     if isinstance(value, dict):
@@ -262,6 +281,7 @@ class Demand:
         metadata = data.get("metadata")
         return str((metadata.get("next_page") if isinstance(metadata, dict) else "") or "")
 
+    @_read
     def city(self, *, name: str, country: str) -> int | None:
         data = self._call("/common/locations/cities", {"country": country, "languages": [self.language]})
         wanted = name.strip().casefold()
@@ -316,6 +336,7 @@ class Demand:
         base = self._amount(item.get("price"), "base")
         return amount, paid_in, str(base[0]) if base else ""
 
+    @_read
     def properties(
         self,
         *,
@@ -374,6 +395,7 @@ class Demand:
             raise errors.ProviderNotJson(provider=self.name)
         return {f.get("id"): _text(f.get("name"), 80) for f in facilities if isinstance(f, dict)}
 
+    @_read
     def property_details(self, property_id: str) -> dict[str, Any] | None:
         about = self._accommodations([property_id], ["description", "facilities", "photos", "policies"]).get(
             property_id
@@ -403,6 +425,7 @@ class Demand:
             "url": _link(about.get("url")),
         }
 
+    @_read
     def property_products(
         self,
         *,
@@ -476,6 +499,7 @@ class Demand:
         data = self._call("/cars/suppliers", {"suppliers": wanted})
         return {item.get("id"): _text(item.get("name"), 100) for item in self._list(data)}
 
+    @_read
     def cars(
         self,
         *,
@@ -530,6 +554,7 @@ class Demand:
             )
         return Page(found, self._next(data), str(data.get("search_token") or ""))
 
+    @_read
     def car_offer(self, *, offer_id: str, search_token: str, currency: str) -> Found | None:
         """One car offer as `/cars/availability` gives it now (its `offer` and the search's
         `search_token`); None when the API refuses it (an offer or token it no longer knows)."""
@@ -558,6 +583,7 @@ class Demand:
             raise errors.ProviderNotJson(provider=self.name)
         return money(price["total"], self.name), str(price.get("currency") or currency)[:3]
 
+    @_read
     def activities(
         self, *, place: Place, start: date, end: date, currency: str, most: int, page: str
     ) -> Page:
@@ -592,6 +618,7 @@ class Demand:
             )
         return Page(found, self._next(data))
 
+    @_read
     def activity_offers(
         self, *, activity_id: str, start: date, end: date, currency: str
     ) -> tuple[dict[str, Any] | None, list[Found]]:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from apps.core import clean
 from apps.core.errors import invalid
 from apps.core.records import Visibility
 from apps.travel import api as flights
@@ -59,12 +60,9 @@ class Results:
 
 
 def currency(value: str) -> str:
-    code = (value or settings.ATRIUM_TRAVELSEARCH_CURRENCY).strip().upper()
-    if len(code) != 3 or pycountry.currencies.get(alpha_3=code) is None:
-        raise invalid(
-            "currency", _("{value!r} is not an ISO 4217 currency code (EUR, GBP, USD)"), value=value
-        )
-    return code
+    """The currency to search in (the workspace's when none is given): one of money, as every
+    area keeps them (XXX, gold and the test code are not prices)."""
+    return clean.currency(value.strip() or settings.ATRIUM_TRAVELSEARCH_CURRENCY)
 
 
 def country(value: str, *, field: str = "country") -> str:
@@ -214,6 +212,8 @@ def flights_search(
     _ahead(departs_on, field="departureDate")
     if returns_on is not None and returns_on < departs_on:
         raise invalid("returnDate", _("must be on or after {start}"), start=departs_on.isoformat())
+    if returns_on is not None:
+        _ahead(returns_on, field="returnDate")
     if not 1 <= adults <= flights.MAX_PASSENGERS:
         raise invalid("adults", _("must be 1 to {most}"), most=flights.MAX_PASSENGERS)
     try:
@@ -367,6 +367,9 @@ def cars_search(
     most: int,
     page: str = "",
 ) -> Results:
+    # The provider takes local times at the pick-up and the drop-off, without an offset: the
+    # times are checked as they are sent (an offset given is not a zone of the place).
+    pickup_at, dropoff_at = pickup_at.replace(tzinfo=None), dropoff_at.replace(tzinfo=None)
     _ahead(pickup_at.date(), field="pickupAt")
     if dropoff_at <= pickup_at:
         raise invalid("dropoffAt", _("must be after the pick-up"))
@@ -381,8 +384,8 @@ def cars_search(
     found = provider.cars(
         pickup=start,
         dropoff=end,
-        pickup_at=pickup_at.replace(tzinfo=None).isoformat(timespec="seconds"),
-        dropoff_at=dropoff_at.replace(tzinfo=None).isoformat(timespec="seconds"),
+        pickup_at=pickup_at.isoformat(timespec="seconds"),
+        dropoff_at=dropoff_at.isoformat(timespec="seconds"),
         driver_age=driver_age,
         currency=paid_in,
         most=most,
@@ -520,8 +523,12 @@ def _recheck(offer: Offer) -> Found | None:
 
 def save(*, actor: Any, offer_id: int, kind: str, note: str = "", shared: bool = False) -> SavedItem:
     """The result saved to the actor's shortlist (theirs alone unless `shared`), its price as the
-    provider gives it now; saved again, its note, sharing and price are updated."""
+    provider gives it now; saved again, its sharing and price are updated, and its note when one
+    is given (saved again without one, the note kept stays)."""
     offer = saved_checked(actor=actor, offer_id=offer_id, kind=kind)
+    note = clean.text(note, field="note", limit=500)
+    if not note:
+        note = SavedItem.objects.filter(owner=actor, offer=offer).values_list("note", flat=True).first() or ""
     now = _recheck(offer)
     if now is None:
         raise errors.OfferGone(offer=offer.pk, title=offer.title, tool=FINDS[Kind(kind)])

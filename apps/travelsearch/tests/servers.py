@@ -64,6 +64,8 @@ class Demand:
         self.status = 0
         # Paths this account may not call (a Beta endpoint outside its pilot): 403.
         self.forbidden: set[str] = set()
+        # A path's (status, body) answered instead, as a misbehaving provider would.
+        self.answers: dict[str, tuple[int, Any]] = {}
         self.url = ""
 
     def paths(self) -> list[str]:
@@ -350,7 +352,7 @@ def serving(served: Demand) -> Iterator[Demand]:
             if path in served.forbidden:
                 answer_json(self, 403, {"errors": [{"id": "forbidden", "message": "Not allowed"}]})
                 return
-            status, answer = _answer(served, path, body)
+            status, answer = served.answers.get(path) or _answer(served, path, body)
             answer_json(self, status, answer)
 
     with loopback(Handler) as url:
