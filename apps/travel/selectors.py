@@ -32,18 +32,19 @@ def offer_out(offer: Offer) -> OfferOut:
 
 
 def booking_out(actor: Any, booking: Booking) -> BookingOut:
-    sees = services.identity_visible(actor, booking)
-    passengers = [
-        PassengerOut(
-            given_name=person.given_name,
-            family_name=person.family_name,
-            born_on=person.born_on if sees else None,
-            email=person.email if sees else "",
-            phone=person.phone if sees else "",
-            purged=person.purged_at is not None,
+    passengers = []
+    for person in booking.passengers.all():
+        sees = services.identity_visible(actor, booking, person)
+        passengers.append(
+            PassengerOut(
+                given_name=person.given_name,
+                family_name=person.family_name,
+                born_on=person.born_on if sees else None,
+                email=person.email if sees else "",
+                phone=person.phone if sees else "",
+                purged=person.purged_at is not None,
+            )
         )
-        for person in booking.passengers.all()
-    ]
     return BookingOut.of_record(
         booking,
         payment_url=links.page("travel:pay", booking_id=booking.pk)

@@ -513,11 +513,18 @@ def booking_pay(*, actor: Any, booking_id: int) -> Booking:
     return booking
 
 
-def identity_visible(actor: Any, booking: Booking) -> bool:
-    """Travellers' identity data: their own (the traveller's), and the area's admins'."""
-    return bool(actor) and (
-        booking.traveller_id == getattr(actor, "pk", None) or can(actor, TravelPerm.ADMIN)
-    )
+def identity_visible(actor: Any, booking: Booking, passenger: Passenger) -> bool:
+    """A passenger's identity data (birth date, contact): the area's admins', the person's own (the
+    passenger's e-mail theirs), and the traveller's on a booking for them alone. A team booking's
+    traveller reads their colleagues' names, never their birth dates or contacts."""
+    if not actor:
+        return False
+    if can(actor, TravelPerm.ADMIN):
+        return True
+    email = str(getattr(actor, "email", "") or "").lower()
+    if email and passenger.email.lower() == email:
+        return True
+    return booking.traveller_id == getattr(actor, "pk", None) and len(booking.passengers.all()) == 1
 
 
 def purge_identities() -> int:

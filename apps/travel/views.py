@@ -43,7 +43,14 @@ def pay(request: AuthenticatedHttpRequest, booking_id: int) -> HttpResponse:
             request, _("Paid: booking reference %(ref)s.") % {"ref": paid.booking_reference or paid.pk}
         )
         return redirect("travel:travel")
-    booking = Booking.objects.select_related("offer").fetch(request.user, booking_id, "change")
+    booking = (
+        Booking.objects.select_related("offer")
+        .prefetch_related("passengers")
+        .fetch(request.user, booking_id, "change")
+    )
+    passengers = sorted(booking.passengers.all(), key=lambda person: person.pk)
+    for person in passengers:
+        person.seen = services.identity_visible(request.user, booking, person)  # type: ignore[attr-defined]
     return render(
         request,
         "travel/pay.html",
@@ -51,7 +58,6 @@ def pay(request: AuthenticatedHttpRequest, booking_id: int) -> HttpResponse:
             "nav": "travel",
             "booking": booking,
             "payable": booking.status in (Booking.Status.HELD, Booking.Status.QUOTED),
-            "sees_identity": services.identity_visible(request.user, booking),
-            "passengers": booking.passengers.order_by("pk"),
+            "passengers": passengers,
         },
     )

@@ -2,18 +2,21 @@
 held and cancelled, a hotel quoted, under an admin, a member and a viewer. A return more than a
 year ahead went to the provider (only the departure was held to the year the airlines sell); a
 provider's offer of the wrong shape (a slice that is not an object) failed the call with a server
-error, and one without its currency was kept as a price in no currency."""
+error, and one without its currency was kept as a price in no currency. On a team's booking its
+traveller read every colleague's birth date, e-mail and phone, and so did the payment page."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from apps.catalogue import testing
 from apps.catalogue.dispatch import MemorySession
 from apps.catalogue.testing import confirmed
-from apps.travel.models import Offer
+from apps.travel.models import Offer, Passenger
+from apps.travel.tests.factories import booking
 from apps.travel.tests.servers import duffel
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
@@ -84,3 +87,25 @@ def test_an_offer_without_a_currency_is_not_kept_as_a_price(people, served):
         served.answers["POST /air/offer_requests"] = _offer_answer(total_currency=currency)
         assert "not the expected JSON" in refused(member, "findFlightOffers", _search())
     assert not Offer.objects.exists()
+
+
+def test_a_team_bookings_traveller_reads_their_own_identity_data_not_their_colleagues(people, acme_client):
+    member = people["member"]
+    offsite = booking(people["admin"], "Offsite flight", traveller=member)
+    offsite.passengers.update(email=member.email)
+    Passenger.objects.create(
+        booking=offsite,
+        given_name="Ben",
+        family_name="Costa",
+        born_on=date(1979, 11, 23),
+        email="ben@kestrel.example",
+        phone="+351210000000",
+    )
+    seen = ok(member, "getTravelOverview", {})["bookings"][0]["passengers"]
+    assert [(row["givenName"], row["bornOn"]) for row in seen] == [("Ana", "1985-04-02"), ("Ben", None)]
+    assert seen[1]["email"] == "" and seen[1]["phone"] == ""
+    everyone = ok(people["admin"], "getTravelOverview", {})["bookings"][0]["passengers"]
+    assert everyone[1]["bornOn"] == "1979-11-23"
+    acme_client.force_login(member)
+    page = acme_client.get(reverse("travel:pay", args=[offsite.pk])).content.decode()
+    assert "1985-04-02" in page and "Ben Costa" in page and "1979" not in page
