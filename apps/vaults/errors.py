@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.errors import AppError, Conflict
+from apps.core.errors import AppError, Conflict, Forbidden
 
 
 class VaultReferenceInvalid(AppError):
@@ -43,3 +43,16 @@ class VaultItemNotFound(AppError):
     code = "VAULT_ITEM_NOT_FOUND"
     http_status = 404
     message = _("No vault item of that name that you may see. Find the names with vaultList.")
+
+
+class WorkspaceItemKept(Forbidden):
+    code = "VAULT_WORKSPACE_ITEM"
+    msg_format = _("Vault item {id} is the workspace's: only the vault's administrators change or delete it.")
+
+
+class VaultItemAmbiguous(Conflict):
+    code = "VAULT_ITEM_AMBIGUOUS"
+    msg_format = _(
+        "Several vault items you may see are called {name!r}, none of them yours; give the itemId "
+        "from vaultList."
+    )

@@ -17,6 +17,8 @@ class ItemForm(forms.Form):
         label=_("Secret"),
         max_length=10_000,
         required=False,
+        # A secret is kept as typed: a pass phrase's spaces are part of it.
+        strip=False,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
         help_text=_("Never shown again. On an edit, leave it empty to keep the secret."),
     )

@@ -9,9 +9,10 @@ to it (apps.vaults.api.resolve), each use logged (`VaultUse`).
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from apps.core.records import Access, OwnedRecord, RecordQuerySet, name_once
+from apps.core.records import Access, OwnedRecord, RecordQuerySet
 from apps.vaults.permissions import VaultsPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -50,7 +51,15 @@ class VaultItem(OwnedRecord):
         ordering = ["name", "id"]
         verbose_name = _("vault item")
         verbose_name_plural = _("vault items")
-        constraints = [name_once("vaults_item_name_once")]
+        # Names are each owner's own: one's choice says nothing of another person's items.
+        constraints = [
+            models.UniqueConstraint(
+                Lower("name"),
+                "owner",
+                condition=models.Q(deleted_at__isnull=True),
+                name="vaults_item_name_once_per_owner",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -13,7 +13,7 @@ from apps.accounts.models import Role
 from apps.core import clean, encryption, origin
 from apps.core.actors import Actor, can
 from apps.core.errors import invalid
-from apps.core.records import create, unique_name, update
+from apps.core.records import create, update
 from apps.vaults import errors
 from apps.vaults.models import VaultItem, VaultUse
 from apps.vaults.permissions import VaultsPerm
@@ -48,9 +48,26 @@ def hosts(value: Any) -> list[str]:
     return cleaned
 
 
+def _name(item: VaultItem, value: Any) -> str:
+    """Required, one live item of a name per owner (case aside): names are each owner's own, so
+    choosing one tells nobody what another person keeps."""
+    name = clean.text(value, field="name", limit=120, required=True)
+    taken = VaultItem.objects.live().filter(owner_id=item.owner_id, name__iexact=name).exclude(pk=item.pk)
+    if item.owner_id is not None and taken.exists():
+        raise invalid("name", _("you already keep a vault item called {name!r}"), name=name)
+    return name
+
+
+def _workspaces_by_admins(actor: Actor, item: VaultItem) -> None:
+    """The workspace's items are kept by the vault's administrators alone: a member who sees one
+    neither rewrites, hides nor deletes it."""
+    if item.visibility == "workspace" and not can(actor, VaultsPerm.ADMIN):
+        raise errors.WorkspaceItemKept(id=item.pk)
+
+
 def _apply(actor: Actor, item: VaultItem, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
-        item.name = unique_name(item, fields.get("name"), what="a vault item", limit=120)
+        item.name = _name(item, fields.get("name"))
     if "kind" in fields:
         if fields["kind"] not in VaultItem.Kind.values:
             raise invalid("kind", _("must be one of {choices}"), choices=", ".join(VaultItem.Kind.values))
@@ -105,6 +122,7 @@ def item_create(*, actor: Actor, fields: dict[str, Any]) -> VaultItem:
 @transaction.atomic
 def item_update(*, actor: Actor, item: VaultItem, fields: dict[str, Any]) -> list[str]:
     VaultItem.objects.fetch(actor, item.pk, "change")
+    _workspaces_by_admins(actor, item)
     names = [name for name in FIELDS if name in fields and name not in ("value", "shared_roles")]
     changed = update(item, actor=actor, permission=VaultsPerm.EDIT, fields=fields, apply=_apply, names=names)
     if fields.get("value"):
@@ -121,6 +139,7 @@ def item_update(*, actor: Actor, item: VaultItem, fields: dict[str, Any]) -> lis
 
 def item_delete(*, actor: Actor, item: VaultItem) -> None:
     VaultItem.objects.fetch(actor, item.pk, "delete")
+    _workspaces_by_admins(actor, item)
     item.trash(actor)
 
 

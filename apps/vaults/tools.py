@@ -16,7 +16,7 @@ from apps.catalogue.shapes import Limit, Offset, Out, Page, PersonRef, paginate
 from apps.core.errors import invalid
 from apps.core.search import matching
 from apps.vaults import services
-from apps.vaults.errors import VaultItemNotFound
+from apps.vaults.errors import VaultItemAmbiguous, VaultItemNotFound
 from apps.vaults.models import VaultItem
 from apps.vaults.permissions import VaultsPerm
 
@@ -91,9 +91,14 @@ def vault_lookup(
     if item_id is not None:
         found = VaultItem.objects.fetch(ctx.actor, item_id)
     elif name.strip():
-        found = rows.filter(Q(name__iexact=" ".join(name.split()))).first()  # type: ignore[attr-defined]
-        if found is None:
+        named = list(rows.filter(Q(name__iexact=" ".join(name.split()))))  # type: ignore[attr-defined]
+        # Names are each owner's own: one's own item first, else the one of that name.
+        own = [each for each in named if each.owner_id == ctx.actor.pk]
+        if not named:
             raise VaultItemNotFound()
+        if not own and len(named) > 1:
+            raise VaultItemAmbiguous(name=" ".join(name.split())[:120])
+        found = (own or named)[0]
     else:
         raise invalid("name", _("give the item's name or its itemId"))
     services.looked_up(actor=ctx.actor, item=found, purpose=purpose)
