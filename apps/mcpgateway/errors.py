@@ -46,3 +46,11 @@ class McpToolUnknown(AppError):
 class McpToolBlocked(Conflict):
     code = "MCP_TOOL_BLOCKED"
     msg_format = _("Tool {tool!r} of MCP server {server!r} is not allowed by the server's registration.")
+
+
+class McpCredentialUnusable(Conflict):
+    code = "MCP_SERVER_CREDENTIAL_UNUSABLE"
+    msg_format = _(
+        "MCP server {server!r} cannot be reached now: its credential in the vault is expired, kept "
+        "for another host or unreadable; an administrator checks it on the Connected MCP servers page."
+    )

@@ -150,9 +150,15 @@ def _endpoint(server: ExternalServer, actor: Actor) -> client.Endpoint:
     headers: dict[str, str] = {}
     if server.credential is not None and server.credential.deleted_at is None:
         # The server's own key, for this server alone: never the person's token.
-        secret = vaults.resolve(
-            server.credential, actor=actor, purpose=f"MCP server {server.name}", host=target.host
-        )
+        try:
+            secret = vaults.resolve(
+                server.credential, actor=actor, purpose=f"MCP server {server.name}", host=target.host
+            )
+        except (vaults.VaultItemExpired, vaults.VaultItemNotForThis, vaults.VaultUnreadable):
+            # The vault's words name the item; only those who see it read them.
+            if vaults.items_for(actor).filter(pk=server.credential.pk).exists():
+                raise
+            raise errors.McpCredentialUnusable(server=server.name) from None
         headers[server.auth_header] = f"{server.auth_scheme} {secret}".strip()
     return client.Endpoint(
         url=target.url,
@@ -186,7 +192,8 @@ def _reach(
     try:
         answer, size = work(endpoint)
     except client.Failure as failure:
-        log.outcome, log.detail = ServerCall.Outcome.FAILED, (failure.problem or failure.kind)[:300]
+        log.outcome = ServerCall.Outcome.FAILED
+        log.detail = _outside(failure.problem or failure.kind)[:300]
         log.duration_ms = int((time.monotonic() - started) * 1000)
         log.save()
         ExternalServer.objects.filter(pk=server.pk).update(
@@ -210,6 +217,19 @@ def _reach(
     return answer
 
 
+def _outside(value: Any) -> Any:
+    """What a server said, as a store keeps it: no NUL (PostgreSQL refuses the row, in text and
+    in JSON) and no lone surrogate, in texts, and in a JSON value's keys and texts."""
+    if isinstance(value, str):
+        value = value.replace("\x00", "")
+        return value if value.isascii() else value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {_outside(str(key)): _outside(each) for key, each in value.items()}
+    if isinstance(value, list):
+        return [_outside(each) for each in value]
+    return value
+
+
 def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> list[DiscoveredTool]:
     """The server's tools (those its registration allows), from the cache while it lasts."""
     now = timezone.now()
@@ -227,18 +247,19 @@ def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> 
             DiscoveredTool.objects.bulk_create(
                 DiscoveredTool(
                     server=server,
-                    name=str(tool.get("name", ""))[:128],
-                    title=str(tool.get("title") or "")[:200],
-                    description=str(tool.get("description") or "")[:4000],
-                    input_schema=tool.get("inputSchema") or {},
-                    annotations=tool.get("annotations") or {},
+                    name=name[:128],
+                    title=_outside(str(tool.get("title") or ""))[:200],
+                    description=_outside(str(tool.get("description") or ""))[:4000],
+                    input_schema=_outside(tool.get("inputSchema") or {}),
+                    annotations=_outside(tool.get("annotations") or {}),
                 )
-                for tool in {
-                    str(tool.get("name", "")): tool for tool in listing.tools if tool.get("name")
-                }.values()
+                for name, tool in {
+                    _outside(str(tool.get("name", ""))): tool for tool in listing.tools if tool.get("name")
+                }.items()
+                if name
             )
-            server.protocol_version = listing.protocol_version[:20]
-            server.server_name = listing.server_name[:200]
+            server.protocol_version = _outside(listing.protocol_version)[:20]
+            server.server_name = _outside(listing.server_name)[:200]
             server.tools_fetched_at = now
             server.tools_expire_at = now + timedelta(milliseconds=max(int(ttl), 0))
             server.save(
