@@ -55,11 +55,8 @@ def rule_of(text: str, *, start: datetime, zone: ZoneInfo) -> str:
     except OverflowError:
         rule = ""
     until = recurrence.describe_rule(rule).get("UNTIL")
-    years = clean.YEARS
-    if not rule or (until and not years[0] <= int(until[:4]) <= years[1]):
-        raise invalid(
-            "recurrence", _("UNTIL must be in the years {first} to {last}"), first=years[0], last=years[1]
-        )
+    if not rule or (until and not clean.within_years(int(until[:4]))):
+        raise invalid("recurrence", _("UNTIL {problem}"), problem=clean.years_problem())
     return rule
 
 

@@ -154,8 +154,8 @@ def _unstorable(value: Any) -> tuple[str, str] | None:
             if problem is not None:
                 return (f"{where} " if where else ""), problem
         elif isinstance(item, date):  # a datetime is a date too
-            if not YEARS[0] <= item.year <= YEARS[1]:
-                return (f"{where} " if where else ""), f"must be in the years {YEARS[0]} to {YEARS[1]}"
+            if not clean.within_years(item.year):
+                return (f"{where} " if where else ""), clean.years_problem()
         elif isinstance(item, dict):
             for key, inner in item.items():
                 if isinstance(key, str):

@@ -34,10 +34,20 @@ from apps.core.errors import FieldRequired, NotFound, invalid
 YEARS = (1000, 2999)
 
 
+def within_years(year: int) -> bool:
+    """Whether a year is among `YEARS`, the years every date of the service is held to."""
+    return YEARS[0] <= year <= YEARS[1]
+
+
+def years_problem() -> str:
+    """What is said of a date out of `YEARS`."""
+    return _("must be in the years {first} to {last}").format(first=YEARS[0], last=YEARS[1])
+
+
 def in_years(value: Any, *, field: str) -> Any:
     """A date or date-time within `YEARS` (None stays None), else refused by `field`."""
-    if value is not None and not YEARS[0] <= value.year <= YEARS[1]:
-        raise invalid(field, _("must be in the years {first} to {last}"), first=YEARS[0], last=YEARS[1])
+    if value is not None and not within_years(value.year):
+        raise invalid(field, years_problem())
     return value
 
 

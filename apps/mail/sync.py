@@ -257,7 +257,7 @@ def _date(message: EmailMessage) -> datetime:
         value = (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
     except (TypeError, ValueError, IndexError, OverflowError):
         return timezone.now()
-    return value if clean.YEARS[0] <= value.year <= clean.YEARS[1] else timezone.now()
+    return value if clean.within_years(value.year) else timezone.now()
 
 
 def message_ids(value: str) -> list[str]:

@@ -213,8 +213,7 @@ def _value(field: CustomField, value: Any) -> Any:
             found = date.fromisoformat(value)
         except (TypeError, ValueError):
             raise wrong("a date, YYYY-MM-DD") from None
-        # The years every date of the service is held to (clean.YEARS).
-        if not clean.YEARS[0] <= found.year <= clean.YEARS[1]:
+        if not clean.within_years(found.year):
             raise wrong(f"a date in the years {clean.YEARS[0]} to {clean.YEARS[1]}")
         return found.isoformat()
     if value not in field.choices:
