@@ -14,8 +14,11 @@ refused with the same words, whichever area it is given to:
     person = clean.person_by_email(fields["owner_email"], field="ownerEmail")
 
 and a number a record keeps is said as people write it: `clean.plain(Decimal("10.00"))` is 10.
+Text from outside, which nobody may be asked to correct (a mail, a PDF, another server's answer),
+is made `storable` instead of refused.
 """
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -32,6 +35,31 @@ from apps.core.errors import FieldRequired, NotFound, invalid
 # falls outside what Python's datetime holds (year 1 with an offset east of UTC, 9999 with one
 # west), and one stored that way fails every later read of its record, for everyone.
 YEARS = (1000, 2999)
+
+
+NUL = re.compile("\x00")
+# The control characters but line breaks and tabs.
+CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def storable(value: str, *, controls: bool = False) -> str:
+    """`value` as PostgreSQL keeps it: without NUL (with `controls`, without the other control
+    characters but line breaks and tabs), UTF-16 surrogates paired into their character and a
+    lone one (a byte no charset decoded) replaced by U+FFFD. One value PostgreSQL refuses would
+    stop what stores it (a mailbox's sync, a server's discovery) at it for good."""
+    value = (CONTROLS if controls else NUL).sub("", value)
+    return value if value.isascii() else value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def storable_json(value: Any) -> Any:
+    """A JSON value with every text and key `storable` (PostgreSQL refuses NUL in JSON too)."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        return {storable(str(key)): storable_json(each) for key, each in value.items()}
+    if isinstance(value, list):
+        return [storable_json(each) for each in value]
+    return value
 
 
 def within_years(year: int) -> bool:

@@ -11,6 +11,7 @@ import io
 import mimetypes
 from collections.abc import Callable
 
+from apps.core import clean
 from apps.files import errors
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -146,21 +147,16 @@ def can_extract(mime_type: str) -> bool:
     return is_text_type(mime_type) or mime_type in EXTRACTORS
 
 
-def storable(text: str) -> str:
-    """The text as Unicode a store keeps: no NUL, and UTF-16 surrogates paired into their
-    character or, alone, replaced by U+FFFD (a PDF's ToUnicode map may give either)."""
-    return text.replace("\x00", "").encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
 def text_of(data: bytes, mime_type: str) -> str:
     """The file's text; CannotExtract when the format has none or the file is damaged."""
     if is_text_type(mime_type):
-        return storable(decode_text(data))
+        return clean.storable(decode_text(data))
     extractor = EXTRACTORS.get(mime_type)
     if extractor is None:
         raise errors.NoTextToRead(mime_type=mime_type)
     try:
-        return storable(extractor(data))
+        # A PDF's ToUnicode map may give surrogates paired or alone.
+        return clean.storable(extractor(data))
     except errors.CannotExtract:
         raise
     except Exception as error:

@@ -14,6 +14,8 @@ from typing import Any
 import nh3
 from markdownify import markdownify
 
+from apps.core import clean
+
 TAGS = {
     "a", "b", "blockquote", "br", "caption", "code", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6",
     "hr", "i", "img", "li", "ol", "p", "pre", "s", "span", "strong", "sub", "sup", "table", "tbody",
@@ -129,15 +131,10 @@ def headers(message: Message) -> dict[str, str]:
     return found
 
 
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
 def storable(value: str) -> str:
-    """`value` as a store keeps it: without NUL and the other control characters but line breaks
-    and tabs, a lone surrogate (a byte no charset decoded) as U+FFFD. A sender writes what they
-    like; one message that PostgreSQL refuses would stop its mailbox's sync at it for good."""
-    value = CONTROL.sub("", value)
-    return value if value.isascii() else value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    """`value` as a store keeps it (`clean.storable`), without control characters either: a
+    sender writes what they like."""
+    return clean.storable(value, controls=True)
 
 
 def _content(part: Any) -> str:

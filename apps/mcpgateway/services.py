@@ -217,17 +217,8 @@ def _reach(
     return answer
 
 
-def _outside(value: Any) -> Any:
-    """What a server said, as a store keeps it: no NUL (PostgreSQL refuses the row, in text and
-    in JSON) and no lone surrogate, in texts, and in a JSON value's keys and texts."""
-    if isinstance(value, str):
-        value = value.replace("\x00", "")
-        return value if value.isascii() else value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    if isinstance(value, dict):
-        return {_outside(str(key)): _outside(each) for key, each in value.items()}
-    if isinstance(value, list):
-        return [_outside(each) for each in value]
-    return value
+# What a server said, as a store keeps it (no NUL, no lone surrogate, in texts and JSON).
+_outside = clean.storable_json
 
 
 def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> list[DiscoveredTool]:
