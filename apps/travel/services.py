@@ -447,19 +447,21 @@ def stay_prepare(
 CANCELLABLE = (Booking.Status.HELD, Booking.Status.QUOTED, Booking.Status.CONFIRMED)
 
 
-def booking_for_update(*, actor: Any, booking_id: int, action: str) -> Booking:
-    """The booking updateTravelBooking may act on, checked before any confirmation is asked."""
+def booking_for_update(*, actor: Any, booking_id: int, action: str, lock: bool = False) -> Booking:
+    """The booking updateTravelBooking may act on, checked before any confirmation is asked, and
+    again, locked (`lock`), as it acts: a payment made meanwhile is seen, not raced."""
     require(actor, TravelPerm.BOOK)
-    booking = Booking.objects.fetch(actor, booking_id, "change")
+    booking = Booking.objects.fetch(actor, booking_id, "change", lock=lock)
     if action == "cancel" and booking.status not in CANCELLABLE:
         raise errors.NotCancellable(booking=booking.pk, status=booking.get_status_display())
     return booking
 
 
+@transaction.atomic
 def booking_update(*, actor: Any, booking_id: int, action: str, note: str = "") -> Booking:
     """A note written on the booking, or the booking cancelled at the provider (its refund as the
     provider quotes it; a stay quote not yet booked is only dropped)."""
-    booking = booking_for_update(actor=actor, booking_id=booking_id, action=action)
+    booking = booking_for_update(actor=actor, booking_id=booking_id, action=action, lock=True)
     if action == "note":
         booking.note = clean.text(note, field="note", limit=500, required=True)
         booking.save(update_fields=["note", "updated_at"])
@@ -478,6 +480,7 @@ def booking_update(*, actor: Any, booking_id: int, action: str, note: str = "") 
     return booking
 
 
+@transaction.atomic
 def booking_pay(*, actor: Any, booking_id: int) -> Booking:
     """A person pays a held order or books a quoted stay, on the workspace's page, from the
     workspace's balance at the provider: no card number passes through the service or an agent."""
@@ -527,8 +530,14 @@ def identity_visible(actor: Any, booking: Booking, passenger: Passenger) -> bool
     return booking.traveller_id == getattr(actor, "pk", None) and len(booking.passengers.all()) == 1
 
 
+# A trip's last day is the day it leaves for home (or its one way): an overnight flight, or one
+# over the date line, lands a day or two later, its passengers' details still those of a trip.
+PURGE_AFTER = timedelta(days=2)
+
+
 def purge_identities() -> int:
-    """Birth dates, genders and contacts of the passengers of every trip that ended before today."""
-    return Passenger.objects.filter(purged_at__isnull=True, booking__ends_on__lt=timezone.localdate()).update(
+    """Birth dates, genders and contacts of the passengers of every trip over (`PURGE_AFTER`)."""
+    over = timezone.localdate() - PURGE_AFTER
+    return Passenger.objects.filter(purged_at__isnull=True, booking__ends_on__lt=over).update(
         born_on=None, gender="", title="", email="", phone="", purged_at=timezone.now()
     )
