@@ -51,6 +51,7 @@ class McpToolBlocked(Conflict):
 class McpCredentialUnusable(Conflict):
     code = "MCP_SERVER_CREDENTIAL_UNUSABLE"
     msg_format = _(
-        "MCP server {server!r} cannot be reached now: its credential in the vault is expired, kept "
-        "for another host or unreadable; an administrator checks it on the Connected MCP servers page."
+        "MCP server {server!r} cannot be reached now: its credential in the vault is expired, "
+        "deleted, kept for another host or unreadable; an administrator checks it on the Connected "
+        "MCP servers page."
     )

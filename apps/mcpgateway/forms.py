@@ -30,7 +30,22 @@ class ServerForm(forms.Form):
     allowed_tools = forms.CharField(label=_("Only these tools"), max_length=5000, required=False)
     denied_tools = forms.CharField(label=_("Never these tools"), max_length=5000, required=False)
 
-    def __init__(self, *args: Any, actor: Actor, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, actor: Actor, hidden_credential: bool = False, **kwargs: Any) -> None:
+        """`hidden_credential`: the server has a credential `actor` does not see (not among the
+        choices): kept unless they choose another, never named to them."""
         super().__init__(*args, **kwargs)
         self.fields["credential"].queryset = vaults.items_for(actor)  # type: ignore[attr-defined]
         self.fields["roles"].queryset = Role.objects.order_by("name")  # type: ignore[attr-defined]
+        if hidden_credential:
+            self.fields["keep_credential"] = forms.BooleanField(
+                label=_("Keep its credential (chosen by someone whose vault items you do not see)"),
+                required=False,
+                initial=True,
+            )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # Kept: the credential is not among what the form changes (unless another was chosen).
+        if cleaned.pop("keep_credential", False) and cleaned.get("credential") is None:
+            cleaned.pop("credential", None)
+        return cleaned

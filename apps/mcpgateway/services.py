@@ -6,7 +6,7 @@ vault for that server alone, the tool list cached for its time to live, each req
 import re
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -148,7 +148,10 @@ def _endpoint(server: ExternalServer, actor: Actor) -> client.Endpoint:
         server.url, noun=str(_("The MCP server's URL")), refused=_refused, require_resolution=True
     )
     headers: dict[str, str] = {}
-    if server.credential is not None and server.credential.deleted_at is None:
+    if server.credential is not None and server.credential.deleted_at is not None:
+        # In the trash: called without it, the server would refuse, or answer as to anyone.
+        raise errors.McpCredentialUnusable(server=server.name)
+    if server.credential is not None:
         # The server's own key, for this server alone: never the person's token.
         try:
             secret = vaults.resolve(
@@ -221,6 +224,16 @@ def _reach(
 _outside = clean.storable_json
 
 
+# The longest a server's tool list is kept, whatever time to live it gives.
+LONGEST_TTL = timedelta(days=1)
+
+
+def tools_expire_at(now: datetime, ttl_ms: int) -> datetime:
+    """When a tool list fetched `now` with a time to live of `ttl_ms` goes stale: at most a day
+    on (a server's ttlMs past any calendar would overflow the date), never before now."""
+    return now + min(timedelta(milliseconds=max(min(int(ttl_ms), 10**12), 0)), LONGEST_TTL)
+
+
 def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> list[DiscoveredTool]:
     """The server's tools (those its registration allows), from the cache while it lasts."""
     now = timezone.now()
@@ -252,7 +265,7 @@ def discover(*, actor: Actor, server: ExternalServer, refresh: bool = False) -> 
             server.protocol_version = _outside(listing.protocol_version)[:20]
             server.server_name = _outside(listing.server_name)[:200]
             server.tools_fetched_at = now
-            server.tools_expire_at = now + timedelta(milliseconds=max(int(ttl), 0))
+            server.tools_expire_at = tools_expire_at(now, ttl)
             server.save(
                 update_fields=["protocol_version", "server_name", "tools_fetched_at", "tools_expire_at"]
             )

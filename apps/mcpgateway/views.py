@@ -16,6 +16,7 @@ from apps.mcpgateway import services
 from apps.mcpgateway.forms import ServerForm
 from apps.mcpgateway.models import ExternalServer, ServerCall
 from apps.mcpgateway.permissions import McpGatewayPerm
+from apps.vaults import api as vaults
 
 
 def _refused(request: AuthenticatedHttpRequest, form: ServerForm) -> HttpResponse:
@@ -59,8 +60,11 @@ def add(request: AuthenticatedHttpRequest) -> HttpResponse:
 @page(McpGatewayPerm.ADMIN, methods=("GET", "POST"), back="mcpgateway:servers")
 def edit(request: AuthenticatedHttpRequest, server_id: int) -> HttpResponse:
     server = ExternalServer.objects.fetch(request.user, server_id, "change")
+    hidden = server.credential_id is not None and not (
+        vaults.items_for(request.user).filter(pk=server.credential_id).exists()
+    )
     if request.method == "POST":
-        form = ServerForm(request.POST, actor=request.user)
+        form = ServerForm(request.POST, actor=request.user, hidden_credential=hidden)
         if not form.is_valid():
             return _refused(request, form)
         services.server_update(actor=request.user, server=server, fields=_fields(form))
@@ -68,6 +72,7 @@ def edit(request: AuthenticatedHttpRequest, server_id: int) -> HttpResponse:
         return redirect("mcpgateway:servers")
     form = ServerForm(
         actor=request.user,
+        hidden_credential=hidden,
         initial={
             "name": server.name,
             "title": server.title,
