@@ -521,14 +521,18 @@ def _recheck(offer: Offer) -> Found | None:
     return Found(id=offer.provider_id, title=offer.title, total=offer.total, currency=offer.currency)
 
 
-def save(*, actor: Any, offer_id: int, kind: str, note: str = "", shared: bool = False) -> SavedItem:
+def save(*, actor: Any, offer_id: int, kind: str, note: str = "", shared: bool | None = None) -> SavedItem:
     """The result saved to the actor's shortlist (theirs alone unless `shared`), its price as the
-    provider gives it now; saved again, its sharing and price are updated, and its note when one
-    is given (saved again without one, the note kept stays)."""
+    provider gives it now; saved again, its price is updated, and its note and sharing when they
+    are given (saved again without them, those kept stay)."""
     offer = saved_checked(actor=actor, offer_id=offer_id, kind=kind)
     note = clean.text(note, field="note", limit=500)
-    if not note:
-        note = SavedItem.objects.filter(owner=actor, offer=offer).values_list("note", flat=True).first() or ""
+    kept = SavedItem.objects.filter(owner=actor, offer=offer).values("note", "visibility").first() or {}
+    note = note or kept.get("note", "")
+    if shared is None:
+        visibility = kept.get("visibility", Visibility.PRIVATE)
+    else:
+        visibility = Visibility.WORKSPACE if shared else Visibility.PRIVATE
     now = _recheck(offer)
     if now is None:
         raise errors.OfferGone(offer=offer.pk, title=offer.title, tool=FINDS[Kind(kind)])
@@ -546,7 +550,7 @@ def save(*, actor: Any, offer_id: int, kind: str, note: str = "", shared: bool =
         "deep_link": offer.deep_link,
         "snapshot": snapshot,
         "note": note,
-        "visibility": Visibility.WORKSPACE if shared else Visibility.PRIVATE,
+        "visibility": visibility,
     }
     with transaction.atomic():
         item, _made = SavedItem.objects.update_or_create(

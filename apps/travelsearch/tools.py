@@ -26,7 +26,9 @@ Currency = Annotated[str, Field(max_length=3, description="ISO code; default the
 PageToken = Annotated[str, Field(max_length=500, description="nextPageToken of the previous call")]
 Most = Annotated[int, Field(ge=1, le=20, description="Results per page")]
 Note = Annotated[str, Field(max_length=500, description="Why it is kept, for people")]
-Shared = Annotated[bool, Field(description="true: the workspace sees it; else only you")]
+Shared = Annotated[
+    bool | None, Field(description="true: the workspace sees it; false: only you; omitted: unchanged")
+]
 
 
 class SummaryOut(Out):
@@ -269,7 +271,7 @@ def get_provider_activity_offers(
     )
 
 
-def _save(ctx: ToolContext, kind: str, result_id: int, note: str, shared: bool) -> SavedOut:
+def _save(ctx: ToolContext, kind: str, result_id: int, note: str, shared: bool | None) -> SavedOut:
     return selectors.saved_out(
         services.save(actor=ctx.actor, offer_id=result_id, kind=kind, note=note, shared=shared)
     )
@@ -287,7 +289,7 @@ def save_provider_flight(
     *,
     result_id: Annotated[int, id_field("searchProviderFlights")],
     note: Note = "",
-    shared: Shared = False,
+    shared: Shared = None,
 ) -> SavedOut:
     """Save a compared flight price to the travel shortlist, re-checked first."""
     return _save(ctx, "flight", result_id, note, shared)
@@ -305,7 +307,7 @@ def save_provider_property(
     *,
     result_id: Annotated[int, id_field("searchProviderProperties")],
     note: Note = "",
-    shared: Shared = False,
+    shared: Shared = None,
 ) -> SavedOut:
     """Save a found property or one of its rooms to the travel shortlist, re-checked first."""
     return _save(ctx, "property", result_id, note, shared)
@@ -322,7 +324,7 @@ def save_provider_car(
     *,
     result_id: Annotated[int, id_field("searchProviderCars")],
     note: Note = "",
-    shared: Shared = False,
+    shared: Shared = None,
 ) -> SavedOut:
     """Save a found car rental offer to the travel shortlist while its price holds."""
     return _save(ctx, "car", result_id, note, shared)
@@ -340,7 +342,7 @@ def save_provider_activity(
     *,
     result_id: Annotated[int, id_field("getProviderActivityOffers")],
     note: Note = "",
-    shared: Shared = False,
+    shared: Shared = None,
 ) -> SavedOut:
     """Save an activity or one of its dated offers to the travel shortlist, re-checked first."""
     return _save(ctx, "activity", result_id, note, shared)

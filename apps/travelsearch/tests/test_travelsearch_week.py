@@ -69,13 +69,18 @@ def test_a_currency_of_no_money_is_refused(people, served, code):
     assert served.asked == [] and not Offer.objects.exists()
 
 
-def test_saving_an_option_again_without_a_note_keeps_its_note(people, served):
+def test_saving_an_option_again_keeps_its_note_and_sharing_unless_given(people, served):
     member = people["member"]
     result = ok(member, "searchProviderProperties", STAY)["results"][0]
     ok(member, "saveProviderProperty", {"resultId": result["id"], "note": "Walk to the venue"})
     again = ok(member, "saveProviderProperty", {"resultId": result["id"], "shared": True})
     assert again["note"] == "Walk to the venue" and again["shared"] is True
     assert SavedItem.objects.get().note == "Walk to the venue"
+    # Saved again with a new note alone, it stays shared; unshared only when asked.
+    assert (
+        ok(member, "saveProviderProperty", {"resultId": result["id"], "note": "Has a gym"})["shared"] is True
+    )
+    assert ok(member, "saveProviderProperty", {"resultId": result["id"], "shared": False})["shared"] is False
 
 
 def test_a_return_flight_years_ahead_is_refused_before_the_provider_is_asked(people):
