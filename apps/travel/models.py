@@ -98,6 +98,8 @@ class Booking(Record):
     note = models.CharField(_("note"), max_length=500, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     refund = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    # A provider may refund in another currency than the price's (a fare paid in GBP, refunded in EUR).
+    refund_currency = models.CharField(max_length=3, blank=True)
     paid_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

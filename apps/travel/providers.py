@@ -303,10 +303,9 @@ class Duffel:
             raise errors.TravelProviderNotJson(provider=self.name)
         done = self._call("POST", f"/air/order_cancellations/{quote['id']}/actions/confirm")
         refund = done.get("refund_amount") if isinstance(done, dict) else None
-        return Cancellation(
-            refund=_money(refund) if refund is not None else None,
-            currency=str((done or {}).get("refund_currency") or "")[:3],
-        )
+        if refund is None:
+            return Cancellation(refund=None, currency="")
+        return Cancellation(refund=_money(refund), currency=_currency(done.get("refund_currency")))
 
     # --- stays -----------------------------------------------------------------------------
 

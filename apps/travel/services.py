@@ -466,17 +466,18 @@ def booking_update(*, actor: Any, booking_id: int, action: str, note: str = "") 
         booking.note = clean.text(note, field="note", limit=500, required=True)
         booking.save(update_fields=["note", "updated_at"])
         return booking
-    refund = None
+    cancelled = None
     if booking.kind == Kind.FLIGHT:
-        refund = providers.provider("updateTravelBooking").cancel_flight(booking.provider_id).refund
+        cancelled = providers.provider("updateTravelBooking").cancel_flight(booking.provider_id)
     elif booking.status == Booking.Status.CONFIRMED:
-        refund = providers.provider("updateTravelBooking").cancel_stay(booking.provider_id).refund
+        cancelled = providers.provider("updateTravelBooking").cancel_stay(booking.provider_id)
     booking.status = Booking.Status.CANCELLED
     booking.cancelled_at = timezone.now()
-    booking.refund = refund
+    booking.refund = cancelled.refund if cancelled else None
+    booking.refund_currency = cancelled.currency if cancelled else ""
     if note:
         booking.note = clean.text(note, field="note", limit=500)
-    booking.save(update_fields=["status", "cancelled_at", "refund", "note", "updated_at"])
+    booking.save(update_fields=["status", "cancelled_at", "refund", "refund_currency", "note", "updated_at"])
     return booking
 
 

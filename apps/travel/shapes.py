@@ -49,6 +49,7 @@ class BookingOut(Out):
     ends_on: date
     conditions: dict[str, Any] = Field(description="Change, refund and cancellation terms")
     refund: Decimal | None
+    refund_currency: str = Field(description="Of the refund, which may differ from the price's")
     note: str
     payment_url: str = Field(description="Where a person pays; agents never pay")
     passengers: list[PassengerOut] = Field(description="Identity data for the traveller and admins only")

@@ -262,8 +262,12 @@ def test_a_cancellation_is_confirmed_first_and_answers_the_refund(people, served
         member, "updateTravelBooking", {"bookingId": held["id"], "action": "note", "note": "Aisle seat"}
     )
     assert noted["note"] == "Aisle seat"
+    # The provider refunds in another currency than the price's: the refund says which.
+    refunded = {"id": "ore_0001", "refund_amount": "41.50", "refund_currency": "EUR", "confirmed_at": None}
+    served.answers["POST /air/order_cancellations/ore_0001/actions/confirm"] = (200, {"data": refunded})
     cancelled = ok(member, "updateTravelBooking", {"bookingId": held["id"], "action": "cancel"})
-    assert cancelled["status"] == "cancelled" and cancelled["refund"] == "0.00"
+    assert cancelled["status"] == "cancelled" and cancelled["refund"] == "41.50"
+    assert (cancelled["currency"], cancelled["refundCurrency"]) == ("GBP", "EUR")
     assert served.paths()[-2:] == [
         "POST /air/order_cancellations",
         "POST /air/order_cancellations/ore_0001/actions/confirm",
