@@ -5,6 +5,7 @@ from typing import Any
 
 from apps.catalogue.shapes import Out, PersonRef
 from apps.contacts.api import ContactRef, LinkedContactOut
+from apps.groupaccounts import selectors
 from apps.groupaccounts.models import GroupAccount
 
 
@@ -20,8 +21,8 @@ class GroupAccountSummary(Out):
 
     @classmethod
     def of(cls, account: GroupAccount) -> "GroupAccountSummary":
-        count = getattr(account, "contact_count", None)
-        return cls.of_record(account, contacts=count if count is not None else account.contact_links.count())
+        """`account` as `selectors.with_counts` gives it (its contacts the reader sees, counted)."""
+        return cls.of_record(account, contacts=account.contact_count)  # type: ignore[attr-defined]
 
 
 class GroupAccountOut(Out):
@@ -41,4 +42,8 @@ class GroupAccountOut(Out):
 
     @classmethod
     def of(cls, account: GroupAccount, actor: Any) -> "GroupAccountOut":
-        return cls.of_record(account, contacts=LinkedContactOut.many(actor, account))
+        return cls.of_record(
+            account,
+            organisation=selectors.organisation_of(actor, account),
+            contacts=LinkedContactOut.many(actor, account),
+        )

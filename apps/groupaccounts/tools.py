@@ -147,7 +147,7 @@ def list_group_accounts(
     )
     if kind:
         rows = rows.filter(kind=kind)
-    rows = selectors.with_counts(search.narrowed(rows, tag=tag, owner_email=owner_email))
+    rows = selectors.with_counts(ctx.actor, search.narrowed(rows, tag=tag, owner_email=owner_email))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
 
 
@@ -161,7 +161,7 @@ def search_group_accounts(
 ) -> Page[GroupAccountSummary]:
     """Find group accounts by words in their fields or their contacts' names. Filters: listGroupAccounts."""
     rows = selectors.searched(ctx.actor, GroupAccount.objects.restrict(ctx.actor), query)
-    rows = selectors.with_counts(rows.select_related("owner", "organisation"))
+    rows = selectors.with_counts(ctx.actor, rows.select_related("owner", "organisation"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=GroupAccountSummary.of)
 
 

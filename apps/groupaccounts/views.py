@@ -11,7 +11,7 @@ from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.contacts import api as contacts_api
 from apps.core.actors import can
 from apps.core.pages import READ, page
-from apps.groupaccounts import services
+from apps.groupaccounts import selectors, services
 from apps.groupaccounts.models import GroupAccount, GroupAccountContact
 from apps.groupaccounts.permissions import GroupAccountsPerm
 
@@ -21,10 +21,10 @@ def account_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     contacts = contacts_api.visible(request.user, GroupAccountContact.objects.all())
     rows = (
         GroupAccount.objects.restrict(request.user)
-        .select_related("owner", "organisation")
+        .select_related("owner")
         .prefetch_related(Prefetch("contact_links", queryset=contacts[:50], to_attr="shown_contacts"))
     )
-    accounts = list(rows.order_by("name", "id")[:500])
+    accounts = selectors.with_organisations(request.user, list(rows.order_by("name", "id")[:500]))
     archived = (
         GroupAccount.objects.restrict(request.user, "delete", trash="only").order_by("-deleted_at", "id")[
             :200
