@@ -100,7 +100,8 @@ def _website(value: str) -> str:
             URLValidator(schemes=["http", "https"])(value)
         except ValidationError:
             raise invalid("website", _("{value!r} is not a web address"), value=value) from None
-    return value
+    # With the scheme put before it, a long address may no longer fit what the record keeps.
+    return clean.text(value, field="website", limit=GroupAccount._meta.get_field("website").max_length)
 
 
 def _domains(values: list[str]) -> list[str]:
