@@ -98,7 +98,9 @@ def list_departments(
     offset: Offset = 0,
 ) -> Page[DepartmentSummary]:
     """List departments by name, with their head and counts. By words: searchDepartments."""
-    rows = selectors.with_counts(Department.objects.restrict(ctx.actor).select_related("parent", "head"))
+    rows = selectors.with_counts(
+        ctx.actor, Department.objects.restrict(ctx.actor).select_related("parent", "head")
+    )
     if parent_id:
         rows = rows.filter(parent=Department.objects.fetch(ctx.actor, parent_id))
     if top_level:
@@ -116,7 +118,7 @@ def search_departments(
 ) -> Page[DepartmentSummary]:
     """Find departments by words in their fields or their members' names. All of them: listDepartments."""
     rows = search.matching(Department.objects.restrict(ctx.actor), query, selectors.SEARCHED).distinct()
-    rows = selectors.with_counts(rows.select_related("parent", "head"))
+    rows = selectors.with_counts(ctx.actor, rows.select_related("parent", "head"))
     return paginate(rows.order_by("name", "id"), limit=limit, offset=offset, item=DepartmentSummary.of)
 
 
@@ -143,7 +145,11 @@ def add_member_to_department(
     person = clean.person_by_email(person_email)
     changed = services.member_add(actor=ctx.actor, department=found, person=person, role=role)
     return MembershipOut(
-        department_id=found.pk, person=PersonRef.of(person), role=role.strip(), member=True, changed=changed
+        department_id=found.pk,
+        person=PersonRef.of(person),
+        role=" ".join(role.split()),
+        member=True,
+        changed=changed,
     )
 
 
@@ -157,8 +163,7 @@ def remove_member_from_department(
 ) -> MembershipOut:
     """Take a person out of a department; they stay in the workspace."""
     found = _department(ctx, department_id, "change")
-    person = clean.person_by_email(person_email)
-    services.member_remove(actor=ctx.actor, department=found, person=person)
+    person = services.member_remove(actor=ctx.actor, department=found, email=person_email)
     return MembershipOut(
         department_id=found.pk, person=PersonRef.of(person), role="", member=False, changed=True
     )

@@ -27,7 +27,7 @@ def department_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             Prefetch("contact_links", queryset=contacts[:50], to_attr="shown_contacts"),
         )
     )
-    departments = list(selectors.with_counts(rows).order_by("name", "id")[:500])
+    departments = list(selectors.with_counts(request.user, rows).order_by("name", "id")[:500])
     return render(
         request,
         "departments/list.html",
