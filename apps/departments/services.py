@@ -33,7 +33,7 @@ def _apply(actor: Any, department: Department, fields: dict[str, Any], creating:
     if "name" in fields or creating:
         department.name = unique_name(department, fields.get("name"), what="a department", limit=120)
     if "description" in fields:
-        department.description = (fields["description"] or "").strip()
+        department.description = clean.long_text(fields["description"], field="description", limit=5000)
     if "email" in fields:
         department.email = clean.email(fields["email"])
     if "parent_id" in fields:
@@ -58,6 +58,8 @@ def department_delete(*, actor: Any, department: Department) -> int:
     """Soft delete; its sub-departments move up to its own parent. Returns how many moved."""
     require(actor, DepartmentsPerm.DELETE)
     moved = Department.objects.live().filter(parent=department).update(parent=department.parent)
+    # Its parts already in the trash move up too: one restored later is part of a live department.
+    Department.objects.filter(parent=department).update(parent=department.parent)
     department.trash(actor)
     logger.info("department %s deleted", department.pk)
     return moved
@@ -77,7 +79,7 @@ def department_restore(*, actor: Any, department: Department) -> Department:
 
 def member_add(*, actor: Any, department: Department, person: Any, role: str = "") -> bool:
     require(actor, DepartmentsPerm.EDIT)
-    role = (role or "").strip()[:100]
+    role = clean.text(role, field="role", limit=100)
     member = Member.objects.filter(department=department, user=person).first()
     if member is not None:
         if member.role == role:
@@ -89,8 +91,17 @@ def member_add(*, actor: Any, department: Department, person: Any, role: str = "
     return True
 
 
-def member_remove(*, actor: Any, department: Department, person: Any) -> None:
+def member_remove(*, actor: Any, department: Department, email: str) -> Any:
+    """Takes the member with this address out of the department and returns them: found among its
+    members, so someone who has left (deactivated) can be taken out too."""
     require(actor, DepartmentsPerm.EDIT)
-    deleted, _kinds = Member.objects.filter(department=department, user=person).delete()
-    if not deleted:
-        raise NotAMember(email=person.email, department=department.pk)
+    address = clean.email(email, field="person_email", required=True)
+    member = (
+        Member.objects.select_related("user")
+        .filter(department=department, user__email__iexact=address)
+        .first()
+    )
+    if member is None:
+        raise NotAMember(email=address, department=department.pk)
+    member.delete()
+    return member.user
