@@ -73,9 +73,10 @@ def account_restore(*, actor: Any, account: GroupAccount) -> GroupAccount:
 def _apply(actor: Any, account: GroupAccount, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
         account.name = unique_name(account, fields.get("name"), what="a group account", limit=200)
-    for name in ("description", "industry"):
-        if name in fields:
-            setattr(account, name, (fields[name] or "").strip())
+    if "description" in fields:
+        account.description = clean.long_text(fields["description"], field="description", limit=10_000)
+    if "industry" in fields:
+        account.industry = clean.text(fields["industry"], field="industry", limit=100)
     if fields.get("kind"):
         account.kind = fields["kind"]
     if "website" in fields:

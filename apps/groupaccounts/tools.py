@@ -89,7 +89,7 @@ def update_group_account(
 ) -> UpdatedGroupAccountOut:
     """Change some fields of a group account; the rest stay as they are."""
     account = _account(ctx, group_account_id, "change")
-    changed = services.account_update(actor=ctx.actor, account=account, fields=changes.given())
+    changed = services.account_update(actor=ctx.actor, account=account, fields=changes.given(required=True))
     return UpdatedGroupAccountOut(account=GroupAccountOut.of(account, ctx.actor), changed=changed)
 
 

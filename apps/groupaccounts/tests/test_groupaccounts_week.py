@@ -5,6 +5,8 @@ organisation's own contact, and read them back through the tools and the setting
 - A contact that is one person's own (private) was counted in every list and search of accounts
   ("contacts": 1 to a reader who sees none), and an organisation contact that is private, or
   archived, was named in every account's answer and on the page.
+- An update naming no field answered "changed: []" as if it had worked, and an industry kept
+  the line breaks it was given.
 - A website given without its scheme, at the length the tool allows, had "https://" put before
   it and then did not fit its column: a crash instead of a refusal.
 """
@@ -87,3 +89,21 @@ def test_a_website_without_its_scheme_at_the_limit_is_refused_not_a_crash(people
     fits = "w" * 50 + ".example.com"
     made = ok(member, "createGroupAccount", {"account": {"name": "Short Site Ltd", "website": fits}})
     assert made["website"] == f"https://{fits}"
+
+
+def test_an_industry_is_one_line_and_an_update_naming_nothing_is_refused(people):
+    member = people["member"]
+    account = GroupAccountFactory(actor=member, name="Tailspin Toys", industry="Retail")
+
+    said = refused(member, "updateGroupAccount", {"groupAccountId": account.pk, "changes": {}})
+    assert "changes" in said
+    changed = ok(
+        member,
+        "updateGroupAccount",
+        {
+            "groupAccountId": account.pk,
+            "changes": {"industry": " Toys\nand   games ", "description": " Line 1\nLine 2 "},
+        },
+    )
+    assert changed["account"]["industry"] == "Toys and games"
+    assert changed["account"]["description"] == "Line 1\nLine 2"
