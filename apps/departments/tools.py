@@ -59,7 +59,9 @@ def update_department(
 ) -> UpdatedDepartmentOut:
     """Change some fields of a department: name, description, e-mail, head, parent; the rest stay."""
     found = _department(ctx, department_id, "change")
-    changed = services.department_update(actor=ctx.actor, department=found, fields=changes.given())
+    changed = services.department_update(
+        actor=ctx.actor, department=found, fields=changes.given(required=True)
+    )
     return UpdatedDepartmentOut(department=DepartmentOut.of(found, ctx.actor), changed=changed)
 
 

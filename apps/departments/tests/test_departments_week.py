@@ -10,6 +10,7 @@ they deal with, a viewer reads them, and someone leaves the company.
   "no active person", so the department listed them for ever.
 - The service kept a description of any length from a caller other than the tool (the import),
   past the 5,000 characters the tool holds to, and a member's role with a NUL byte crashed.
+- An update naming no field answered "changed: []" as if it had worked.
 """
 
 import pytest
@@ -99,3 +100,11 @@ def test_a_description_the_tool_would_refuse_is_refused_by_the_service_too(peopl
     services.department_update(actor=admin, department=department, fields={"description": "a\x00b"})
     assert Department.objects.get(pk=department.pk).description == "ab"
     assert not Member.objects.filter(department=department).exists()
+
+
+def test_an_update_naming_nothing_is_refused(people):
+    department = DepartmentFactory(actor=people["admin"], name="Finance")
+
+    said = refused(people["member"], "updateDepartment", {"departmentId": department.pk, "changes": {}})
+
+    assert "changes" in said
