@@ -17,6 +17,8 @@ import pytest
 
 from apps.catalogue.testing import call, ok, refused
 from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
+from apps.core.workspaces import current_workspace
+from apps.datarights.personal_data import personal_data_erase, personal_data_records
 from apps.groupaccounts.models import GroupAccount
 from apps.groupaccounts.tests.factories import GroupAccountFactory
 
@@ -107,3 +109,16 @@ def test_an_industry_is_one_line_and_an_update_naming_nothing_is_refused(people)
     )
     assert changed["account"]["industry"] == "Toys and games"
     assert changed["account"]["description"] == "Line 1\nLine 2"
+
+
+def test_the_accounts_someone_looks_after_are_in_their_data_and_stay_without_them(people, nora):
+    member = people["member"]
+    account = GroupAccountFactory(actor=member, name="Adventure Works", owner_email=nora.email)
+    workspace = current_workspace()
+
+    held = personal_data_records(workspace=workspace, email=nora.email)
+
+    assert [row["id"] for row in held["groupaccounts.groupaccount"]] == [account.pk]
+    personal_data_erase(workspace=workspace, email=nora.email, performed_by="admin@acme.example")
+    kept = GroupAccount.objects.get(pk=account.pk)
+    assert kept.deleted_at is None and kept.owner_id is None
