@@ -19,6 +19,8 @@ from apps.accounts.services import user_set_active
 from apps.catalogue.testing import confirmed, ok, refused
 from apps.contacts.tests.factories import ContactFactory
 from apps.core.errors import AppError
+from apps.core.workspaces import current_workspace
+from apps.datarights.personal_data import personal_data_erase, personal_data_records
 from apps.departments import services
 from apps.departments.models import Department, Member
 from apps.departments.tests.factories import DepartmentFactory
@@ -108,3 +110,19 @@ def test_an_update_naming_nothing_is_refused(people):
     said = refused(people["member"], "updateDepartment", {"departmentId": department.pk, "changes": {}})
 
     assert "changes" in said
+
+
+def test_the_department_someone_heads_is_in_their_data_and_stays_without_them(people, nora):
+    admin = people["admin"]
+    department = DepartmentFactory(actor=admin, name="Operations", head_email=nora.email)
+    ok(admin, "addMemberToDepartment", {"departmentId": department.pk, "personEmail": nora.email})
+    workspace = current_workspace()
+
+    held = personal_data_records(workspace=workspace, email=nora.email)
+
+    assert [row["id"] for row in held["departments.department"]] == [department.pk]
+    assert [row["department_id"] for row in held["departments.member"]] == [department.pk]
+    erased = personal_data_erase(workspace=workspace, email=nora.email, performed_by="admin@acme.example")
+    assert erased["departments.member"] == 1
+    kept = Department.objects.get(pk=department.pk)
+    assert kept.deleted_at is None and kept.head_id is None
