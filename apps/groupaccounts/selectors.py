@@ -3,11 +3,12 @@ whose role allows groupaccounts.view sees every live account, `GroupAccount.obje
 
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from apps.contacts import api as contacts_api
 from apps.core import search
-from apps.groupaccounts.models import GroupAccount
+from apps.groupaccounts.models import GroupAccount, GroupAccountContact
 
 # What searchGroupAccounts looks in (apps.core.search): the account, and its linked contacts that
 # the actor may see (a private contact's name finds nothing for someone who may not see it).
@@ -26,9 +27,13 @@ def searched(actor: Any, rows: QuerySet[GroupAccount], query: str | None) -> Que
 
 def with_counts(actor: Any, rows: QuerySet[GroupAccount]) -> QuerySet[GroupAccount]:
     """`rows` with `contact_count`: the linked contacts the actor may see (another person's private
-    contact is neither listed nor counted)."""
-    seen = Q(contact_links__contact__in=contacts_api.contacts(actor))
-    return rows.annotate(contact_count=Count("contact_links", filter=seen, distinct=True))
+    contact is neither listed nor counted), counted apart from `rows`' own filters (a search by one
+    contact's name still counts them all)."""
+    links = GroupAccountContact.objects.filter(
+        account=OuterRef("pk"), contact__in=contacts_api.contacts(actor)
+    )
+    counted = Subquery(links.order_by().values("account").annotate(n=Count("pk")).values("n"))
+    return rows.annotate(contact_count=Coalesce(counted, 0))
 
 
 def organisation_of(actor: Any, account: GroupAccount) -> Any:

@@ -5,6 +5,7 @@ organisation's own contact, and read them back through the tools and the setting
 - A contact that is one person's own (private) was counted in every list and search of accounts
   ("contacts": 1 to a reader who sees none), and an organisation contact that is private, or
   archived, was named in every account's answer and on the page.
+- A search by one linked contact's name counted that contact alone as the account's contacts.
 - An update naming no field answered "changed: []" as if it had worked, and an industry kept
   the line breaks it was given.
 - A website given without its scheme, at the length the tool allows, had "https://" put before
@@ -122,3 +123,14 @@ def test_the_accounts_someone_looks_after_are_in_their_data_and_stay_without_the
     personal_data_erase(workspace=workspace, email=nora.email, performed_by="admin@acme.example")
     kept = GroupAccount.objects.get(pk=account.pk)
     assert kept.deleted_at is None and kept.owner_id is None
+
+
+def test_a_search_by_one_contacts_name_still_counts_all_the_accounts_contacts(people):
+    member = people["member"]
+    account = GroupAccountFactory(actor=member, name="Litware")
+    for name in ("Yolanda", "Xavier", "Wendell"):
+        _link(member, account.pk, ContactFactory(actor=member, first_name=name).pk)
+
+    [found] = ok(people["viewer"], "searchGroupAccounts", {"query": "Yolanda"})["items"]
+
+    assert (found["id"], found["contacts"]) == (account.pk, 3)
