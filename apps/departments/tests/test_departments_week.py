@@ -4,6 +4,7 @@ they deal with, a viewer reads them, and someone leaves the company.
 
 - A contact that is one person's own (private) was counted in every list and search of
   departments ("contacts": 1 to a reader who sees none).
+- A search by one member's name counted that member alone as the department's members.
 - A department deleted before its parent was, and then restored, came back as part of a parent in
   the trash, named in its answers and on the settings page.
 - Someone who left (deactivated) could not be taken out of their department: their address was
@@ -126,3 +127,14 @@ def test_the_department_someone_heads_is_in_their_data_and_stays_without_them(pe
     assert erased["departments.member"] == 1
     kept = Department.objects.get(pk=department.pk)
     assert kept.deleted_at is None and kept.head_id is None
+
+
+def test_a_search_by_one_members_name_still_counts_all_its_members(people, nora):
+    admin = people["admin"]
+    department = DepartmentFactory(actor=admin, name="Field service")
+    for person in (nora, people["member"], people["viewer"]):
+        ok(admin, "addMemberToDepartment", {"departmentId": department.pk, "personEmail": person.email})
+
+    [found] = ok(people["viewer"], "searchDepartments", {"query": "nora"})["items"]
+
+    assert (found["id"], found["members"]) == (department.pk, 3)
