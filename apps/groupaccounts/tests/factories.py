@@ -28,14 +28,22 @@ def _accounts(people: dict[str, Any]) -> AccessRows:
 
 @factories.privacy_rows("groupaccounts")
 def _private(people: dict[str, Any], marker: str, rows: factories.PrivateRows) -> None:
-    """A group account (the workspace's) with the owner's private contact, document and file."""
+    """A group account (the workspace's) with the owner's private contact, document and file, and
+    the owner's private organisation contact as its organisation."""
     from apps.contacts import related
-    from apps.contacts.tests.factories import ContactFactory
+    from apps.contacts.tests.factories import ContactFactory, OrganisationFactory
     from apps.documents.tests.factories import DocumentFactory
     from apps.files.tests.factories import FileFactory
 
     owner = people["owner"]
     account = rows.add("groupAccountId", "entityId", record=GroupAccountFactory(actor=owner))
+    organisation = OrganisationFactory(
+        actor=owner,
+        organisation_name=f"{marker} Holdings",
+        email=f"{marker}.org@example.org",
+        visibility="private",
+    )
+    services.account_update(actor=owner, account=account, fields={"organisation_id": organisation.pk})
     contact = ContactFactory(
         actor=owner, first_name=f"{marker} Grace", email=f"{marker}.ga@example.org", visibility="private"
     )
