@@ -35,6 +35,9 @@ from apps.core.errors import FieldRequired, NotFound, invalid
 # falls outside what Python's datetime holds (year 1 with an offset east of UTC, 9999 with one
 # west), and one stored that way fails every later read of its record, for everyone.
 YEARS = (1000, 2999)
+# The longest address a mail path carries (RFC 5321), and what every e-mail column keeps: Django's
+# validator lets through up to 320, which no column here holds.
+EMAIL_LIMIT = 254
 
 
 NUL = re.compile("\x00")
@@ -137,6 +140,8 @@ def email(value: Any, *, field: str = "email", required: bool = False) -> str:
     """An e-mail address, trimmed and in lower case; an empty one stays empty (the field cleared)
     unless `required`."""
     address = str(value or "").strip().lower()
+    if len(address) > EMAIL_LIMIT:
+        raise invalid(field, _("at most {limit} characters"), limit=EMAIL_LIMIT)
     if address or required:
         try:
             validate_email(address)

@@ -11,6 +11,8 @@ they deal with, a viewer reads them, and someone leaves the company.
   "no active person", so the department listed them for ever.
 - The service kept a description of any length from a caller other than the tool (the import),
   past the 5,000 characters the tool holds to, and a member's role with a NUL byte crashed.
+- An import's department e-mail address longer than the 254 characters an address may have
+  passed the check and then failed the commit on the server.
 - An update naming no field answered "changed: []" as if it had worked.
 """
 
@@ -25,6 +27,7 @@ from apps.datarights.personal_data import personal_data_erase, personal_data_rec
 from apps.departments import services
 from apps.departments.models import Department, Member
 from apps.departments.tests.factories import DepartmentFactory
+from apps.platform.tests.test_transfer_tools import _validate
 
 CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -138,3 +141,13 @@ def test_a_search_by_one_members_name_still_counts_all_its_members(people, nora)
     [found] = ok(people["viewer"], "searchDepartments", {"query": "nora"})["items"]
 
     assert (found["id"], found["members"]) == (department.pk, 3)
+
+
+def test_an_imported_address_too_long_for_any_address_is_refused_by_the_check(people):
+    address = "a" * 60 + "." + "b" * 60 + "." + "c" * 60 + "@" + "d" * 60 + ".example.com"  # 255
+    text = f"name,email\nWeek Imports,{address}\n"
+
+    plan = _validate(people["member"], text, kind="department")
+
+    assert (plan["toImport"], plan["invalidRows"]) == (0, 1)
+    assert [(p["row"], p["column"]) for p in plan["problems"]] == [(2, "email")]
