@@ -47,7 +47,9 @@ def organisation_of(actor: Any, account: GroupAccount) -> Any:
 def with_organisations(actor: Any, accounts: list[GroupAccount]) -> list[GroupAccount]:
     """`accounts`, each with `shown_organisation`: `organisation_of` for a page of them, in one read."""
     ids = {account.organisation_id for account in accounts if account.organisation_id}
-    seen = {contact.pk: contact for contact in contacts_api.contacts(actor).filter(pk__in=ids)} if ids else {}
+    seen: dict[int | None, Any] = (
+        {contact.pk: contact for contact in contacts_api.contacts(actor).filter(pk__in=ids)} if ids else {}
+    )
     for account in accounts:
         account.shown_organisation = seen.get(account.organisation_id)  # type: ignore[attr-defined]
     return accounts

@@ -29,6 +29,7 @@ FIELDS = (
     "tags",
 )
 logger = logging.getLogger(__name__)
+WEBSITE_LIMIT = 200  # GroupAccount.website's column
 DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
 
 
@@ -102,7 +103,7 @@ def _website(value: str) -> str:
         except ValidationError:
             raise invalid("website", _("{value!r} is not a web address"), value=value) from None
     # With the scheme put before it, a long address may no longer fit what the record keeps.
-    return clean.text(value, field="website", limit=GroupAccount._meta.get_field("website").max_length)
+    return clean.text(value, field="website", limit=WEBSITE_LIMIT)
 
 
 def _domains(values: list[str]) -> list[str]:
