@@ -527,7 +527,9 @@ def save(*, actor: Any, offer_id: int, kind: str, note: str = "", shared: bool |
     are given (saved again without them, those kept stay)."""
     offer = saved_checked(actor=actor, offer_id=offer_id, kind=kind)
     note = clean.text(note, field="note", limit=500)
-    kept = SavedItem.objects.filter(owner=actor, offer=offer).values("note", "visibility").first() or {}
+    kept: dict[str, Any] = (
+        SavedItem.objects.filter(owner=actor, offer=offer).values("note", "visibility").first() or {}
+    )
     note = note or kept.get("note", "")
     if shared is None:
         visibility = kept.get("visibility", Visibility.PRIVATE)
