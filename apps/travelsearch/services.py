@@ -527,12 +527,10 @@ def save(*, actor: Any, offer_id: int, kind: str, note: str = "", shared: bool |
     are given (saved again without them, those kept stay)."""
     offer = saved_checked(actor=actor, offer_id=offer_id, kind=kind)
     note = clean.text(note, field="note", limit=500)
-    kept: dict[str, Any] = (
-        SavedItem.objects.filter(owner=actor, offer=offer).values("note", "visibility").first() or {}
-    )
-    note = note or kept.get("note", "")
+    kept = SavedItem.objects.filter(owner=actor, offer=offer).first()
+    note = note or (kept.note if kept else "")
     if shared is None:
-        visibility = kept.get("visibility", Visibility.PRIVATE)
+        visibility = kept.visibility if kept else Visibility.PRIVATE
     else:
         visibility = Visibility.WORKSPACE if shared else Visibility.PRIVATE
     now = _recheck(offer)
