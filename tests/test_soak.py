@@ -1,5 +1,5 @@
 """The soak with faults, the small version of `make bench ARGS="soak"` (bench/soak.py, same code):
-a few minutes of mixed load over 20 workspaces, in the three MCP revisions, on two web processes
+a few minutes of mixed load over 12 workspaces, in the three MCP revisions, on two web processes
 behind nginx, a Celery worker and a beat, on a PostgreSQL and a Redis of their own (a copy of the
 test database, with the workspaces made in it), while the schedule kills a web process and the
 worker, restarts Redis and PostgreSQL, makes the webhook receiver answer 500 for a while and holds
@@ -24,7 +24,7 @@ from bench.soak import FlakyReceiver, Soak, cluster_env, schedule, seed_in, sett
 # The fixture runs the whole soak (minutes) in the first test's time: more than the default limit.
 # In the suite's run, handed out early, after the README's module and on the same process
 # (pyproject.toml's early_modules, tests/distribution.py): ~8 minutes of one process on a loaded
-# 2-core machine (making the 20 workspaces about a minute, the load 3 minutes, the backlog of
+# 2-core machine (making the 12 workspaces half a minute, the load 3 minutes, the backlog of
 # conversations the rest). The benchmark makes 50: what each promise checks does not grow with
 # the count. ATRIUM_SOAK_TEST=0 leaves it out of a local run.
 pytestmark = [
@@ -40,7 +40,7 @@ MINUTES = float(os.environ.get("ATRIUM_SOAK_MINUTES") or 3)
 # cluster answers while the rest of the suite shares the machine: the backlog left to settle
 # stays short. The benchmark runs more.
 CLIENTS = 4
-WORKSPACES = 20
+WORKSPACES = 12
 TIGHT = 3  # workspaces whose gateway key has a budget of a cent (the others: $1,000)
 
 
