@@ -26,7 +26,7 @@ The people's mailboxes, for areas whose tools are doors onto them (Deals, Custom
   own), `outbox_send(row)` (an outbox row sent again: a failed one keeps its Message-ID),
   `mailbox_sync(mailbox=)`;
 - the suppression list (campaign mail): `suppressed(address)`, `suppressed_among([...])`,
-  `suppression_reasons([...])` (those on it, each with its reason), `suppression_counts(source=)`
+  `suppression_reasons([...])` (those on it, each with its reason), `suppression_counts(source=, among=)`
   (by reason), `suppression_list()` (newest first),
   `suppress(address, reason=, source=)`, `unsubscribe_headers(address, source=)` (RFC 8058);
 - delivery reports (bounces, complaints) the sync reads: `on_delivery_report(handler)` registers

@@ -51,9 +51,12 @@ def reasons_among(values: list[str]) -> dict[str, str]:
     return {wanted[value]: reason for value, reason in found}
 
 
-def counts(*, source: str | None = None) -> dict[str, int]:
-    """How many addresses are on the list by reason; given `source`, those that came from it."""
+def counts(*, source: str | None = None, among: list[str] | None = None) -> dict[str, int]:
+    """How many addresses are on the list by reason; given `source`, those that came from it;
+    given `among`, those of these addresses."""
     rows = Suppression.objects.all() if source is None else Suppression.objects.filter(source=source)
+    if among is not None:
+        rows = rows.filter(digest__in=[digest(value) for value in among])
     found = {reason.value: 0 for reason in Suppression.Reason}
     found.update(dict(rows.values_list("reason").annotate(n=Count("id")).values_list("reason", "n")))
     return found

@@ -110,7 +110,7 @@ def analytics(actor: Actor, *, since: datetime | None = None, until: datetime | 
                 sequence.name,
                 sequence.status,
                 sent=counted["sent"],
-                delivered=max(counted["sent"] - counted["bounced"], 0),
+                delivered=max(counted["sent"] - counted["returned"], 0),
                 bounced=counted["bounced"],
                 clicks=counted["clickers"],
                 unique_clicks=counted["clickers"],

@@ -43,6 +43,8 @@ class Figures:
     unsubscribes: int = 0
     complaints: int = 0
     bounced: int = 0
+    # Of `bounced`, those that bounced after they were sent (the others were refused at sending).
+    returned: int = 0
     # Of the campaign's landing pages (apps.marketing.landing): visits, and forms sent from them.
     visits: int = 0
     conversions: int = 0
@@ -53,7 +55,7 @@ class Figures:
 
     @property
     def delivered(self) -> int:
-        return max(self.sent - self.bounced + self.failed, 0) if self.sent else 0
+        return max(self.sent - self.returned, 0)
 
 
 def figures(campaign: Campaign) -> Figures:
@@ -73,6 +75,8 @@ def figures(campaign: Campaign) -> Figures:
         .values_list("reason", "n")
     )
     gone = mail.suppression_counts(source=source_of(campaign.pk))
+    sent_to = list(rows.filter(state=Send.State.SENT).values_list("email", flat=True))
+    returned = mail.suppression_counts(source=source_of(campaign.pk), among=sent_to) if sent_to else {}
     return Figures(
         **counted,
         skipped=skipped,
@@ -80,6 +84,7 @@ def figures(campaign: Campaign) -> Figures:
         unsubscribes=gone.get("unsubscribed", 0),
         complaints=gone.get("complained", 0),
         bounced=gone.get("bounced", 0),
+        returned=returned.get("bounced", 0),
         **landing_figures(campaign),
     )
 

@@ -599,6 +599,8 @@ def figures(
         opens=Count("id", filter=Q(opened_at__isnull=False)),
     )
     gone = mail.suppression_counts(source=source_of(sequence.pk))
+    sent_to = list(rows.filter(state=StepSend.State.SENT).values_list("email", flat=True).distinct())
+    returned = mail.suppression_counts(source=source_of(sequence.pk), among=sent_to) if sent_to else {}
     per_step = dict(
         rows.filter(state=StepSend.State.SENT)
         .values_list("step")
@@ -612,5 +614,7 @@ def figures(
         "unsubscribes": gone.get("unsubscribed", 0),
         "complaints": gone.get("complained", 0),
         "bounced": gone.get("bounced", 0),
+        # Of those, the ones that bounced after they were sent (the others were refused at sending).
+        "returned": returned.get("bounced", 0),
         "conversions": by_state.get(State.GOAL, 0),
     }

@@ -501,3 +501,21 @@ def test_a_contact_archived_after_the_launch_gets_nothing(people, marketer, mail
     contacts[0].trash(marketer)
     assert sending.run(Campaign.objects.select_related("mailbox").get(pk=draft["id"])) == 2
     assert inbox_of(mail_server, contacts[0].email) == []
+
+
+def test_delivered_counts_the_sent_that_did_not_bounce_afterwards(people, marketer):
+    from apps.marketing.models import Send
+    from apps.marketing.sending import source_of
+    from apps.marketing.tests.factories import campaign
+
+    made = campaign(marketer)
+    label = tag()
+    for name, state in [("a", "sent"), ("b", "sent"), ("c", "sent"), ("d", "failed"), ("e", "failed")]:
+        Send.objects.create(campaign=made, email=f"{name}-{label}@example.org", state=state)
+    # d was refused at sending (a bounce at once); a bounced after it was sent; e failed otherwise.
+    suppression.suppress(f"d-{label}@example.org", reason="bounced", source=source_of(made.pk))
+    suppression.suppress(f"a-{label}@example.org", reason="bounced", source=source_of(made.pk))
+
+    figures = ok(marketer, "getCampaignPerformance", {"campaignId": made.pk})["figures"]
+
+    assert (figures["sent"], figures["bounced"], figures["delivered"]) == (3, 2, 2)
