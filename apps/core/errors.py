@@ -275,6 +275,15 @@ class ReadOnly(Forbidden):
     )
 
 
+class WorkspaceRowKept(Forbidden):
+    """A workspace row that only the holders of a permission change (`Access.workspace_kept_by`)."""
+
+    msg_format = _(
+        "{label} {id} is the workspace's: only the area's administrators change or delete it. "
+        "Keep a private one of your own, or ask an administrator."
+    )
+
+
 class RoleRefuses(Forbidden):
     """The actor's role lets them see a kind of record but not change or delete it."""
 

@@ -72,6 +72,7 @@ from apps.core.errors import (
     ReadOnly,
     RecordNotFound,
     RoleRefuses,
+    WorkspaceRowKept,
     invalid,
 )
 
@@ -180,6 +181,12 @@ class Access:
     # What a person who sees a record but may not change it is told, made with `id=` (an
     # event they are only invited to: `EventReadOnly`); default: ReadOnly.
     read_only_error: type[AppError] | None = None
+    # The permission whose holders alone make a row the workspace's and change or delete the
+    # workspace's rows (the shared canned replies every agent sends, the workspace's credentials):
+    # anyone else changes only their own private rows, and is told `kept_error` (made with `id=`;
+    # default: WorkspaceRowKept) of a workspace row (`keeps_from`, `may_share`).
+    workspace_kept_by: str | None = None
+    kept_error: type[AppError] | None = None
 
     # Each action's permission, once worked out (`permission`).
     _permissions: dict[str, str | None] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -198,6 +205,8 @@ class Access:
         object.__setattr__(self, "sees_all", tuple(str(p) for p in self.sees_all))
         object.__setattr__(self, "changes_all", tuple(str(p) for p in self.changes_all))
         object.__setattr__(self, "fields", {name: str(p) for name, p in self.fields.items()})
+        if self.workspace_kept_by is not None:
+            object.__setattr__(self, "workspace_kept_by", str(self.workspace_kept_by))
 
     @property
     def owners(self) -> tuple[str, ...]:
@@ -234,6 +243,14 @@ class Access:
     def is_admin(self, actor: Actor | None) -> bool:
         permission = self.admin_permission()
         return permission is not None and can(actor, permission)
+
+    def may_share(self, actor: Actor | None) -> bool:
+        """Whether `actor` may make a row the workspace's (`workspace_kept_by`; else anyone)."""
+        return self.workspace_kept_by is None or can(actor, self.workspace_kept_by)
+
+    def keeps_from(self, actor: Actor | None, record: Any) -> bool:
+        """Whether `record` is a workspace row `actor` may see but not change (`workspace_kept_by`)."""
+        return getattr(record, "visibility", None) == Visibility.WORKSPACE and not self.may_share(actor)
 
     def all_rows(self, actor: Actor | None, action: Action = "view") -> bool:
         """Whether `actor` may `action` every row whatever its owner or visibility: the area's
@@ -274,6 +291,8 @@ class Access:
                 found &= self._live(model)
         else:
             found = self.rows(model, actor.pk, action)
+        if action != "view" and not self.may_share(actor):
+            found &= ~Q(visibility=Visibility.WORKSPACE)
         return self._withheld(model, found, actor.pk)
 
     def rows(self, model: type[models.Model], person_id: Any, action: Action) -> Q:
@@ -424,6 +443,8 @@ class Access:
         found = self.row_level(actor, record, shares)
         if found == VIEW and self.all_rows(actor, "change"):
             found = EDIT
+        if self.keeps_from(actor, record):
+            return VIEW
         return VIEW if found == EDIT and not self.may(actor, "change") else found
 
     def row_level(self, actor: Actor | None, record: Any, shares: Iterable[Any] | None = None) -> str:
@@ -517,7 +538,13 @@ class Access:
             hint=hint,
         )
 
-    def read_only(self, model: type[models.Model], record_id: Any) -> AppError:
+    def read_only(self, model: type[models.Model], record_id: Any, *, kept: bool = False) -> AppError:
+        """What a person who sees the record but may not change it is told; `kept`: it is a
+        workspace row kept by others (`workspace_kept_by`)."""
+        if kept:
+            if self.kept_error is not None:
+                return self.kept_error(id=record_id)
+            return WorkspaceRowKept(label=self.label_of(model), id=record_id)
         if self.read_only_error is not None:
             return self.read_only_error(id=record_id)
         return ReadOnly(label=self.label_of(model).lower(), id=record_id)
@@ -616,7 +643,7 @@ class RecordQuerySet(models.QuerySet[_M]):
         if not access.allows(actor, record, action):
             if not access.may(actor, action):
                 raise access.role_refuses(self.model, action)
-            raise access.read_only(self.model, pk)
+            raise access.read_only(self.model, pk, kept=access.keeps_from(actor, record))
         return record
 
     def live(self) -> Self:

@@ -328,12 +328,14 @@ class CannedReply(OwnedRecord):
     (apps.support.placeholders), filled in for the ticket it is applied to, and what applying it
     also does to the ticket (a status, a priority, tags added). A personal one (`private`) is its
     owner's alone, whatever their role; a shared one (`workspace`) every person of the area sees,
-    and only the area's administrators write (the services say so)."""
+    and only the area's administrators write (`workspace_kept_by`)."""
 
     access = Access(
         SupportPerm,
         # Nobody sees every row: another person's own canned replies are theirs alone.
         admins=False,
+        # The shared ones are every agent's words: the area's administrators write them.
+        workspace_kept_by=SupportPerm.ADMIN,
         label=_("Canned reply"),
         find_with="listCannedReplies",
     )

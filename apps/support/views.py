@@ -14,7 +14,7 @@ from apps.accounts.requests import AuthenticatedHttpRequest
 from apps.core.actors import can
 from apps.core.errors import FieldInvalid
 from apps.core.pages import READ, chosen, page, paged
-from apps.support import errors, placeholders, selectors
+from apps.support import placeholders, selectors
 from apps.support.forms import AssigneeForm, CannedReplyForm, ReplyForm, SlaPolicyForm, SupportMailboxForm
 from apps.support.models import CannedReply, Priority, SupportMailboxChange, Ticket
 from apps.support.permissions import SupportPerm
@@ -125,7 +125,7 @@ def ticket_reply(request: AuthenticatedHttpRequest, ticket_id: int) -> HttpRespo
 @page(SupportPerm.VIEW, methods=READ)
 def canned_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     may_edit = can(request.user, SupportPerm.EDIT)
-    form = CannedReplyForm(may_share=can(request.user, SupportPerm.ADMIN)) if may_edit else None
+    form = CannedReplyForm(may_share=CannedReply.access.may_share(request.user)) if may_edit else None
     return render(
         request,
         "support/canned_replies.html",
@@ -133,7 +133,7 @@ def canned_list(request: AuthenticatedHttpRequest) -> HttpResponse:
             "nav": "support",
             "form": form,
             "may_edit": may_edit,
-            "may_share": can(request.user, SupportPerm.ADMIN),
+            "may_share": CannedReply.access.may_share(request.user),
             **paged(request, selectors.canned_replies(actor=request.user, query=request.GET.get("q", ""))),
         },
     )
@@ -141,7 +141,7 @@ def canned_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @page(SupportPerm.EDIT, methods=("POST",), back="support:canned_replies")
 def canned_new(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = CannedReplyForm(request.POST, may_share=can(request.user, SupportPerm.ADMIN))
+    form = CannedReplyForm(request.POST, may_share=CannedReply.access.may_share(request.user))
     if not form.is_valid():
         messages.error(request, _("Give the canned reply a title and a body."))
         return redirect("support:canned_replies")
@@ -153,9 +153,7 @@ def canned_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @page(SupportPerm.EDIT)
 def canned_edit(request: AuthenticatedHttpRequest, canned_id: int) -> HttpResponse:
     canned = CannedReply.objects.fetch(request.user, canned_id, "change")
-    may_share = can(request.user, SupportPerm.ADMIN)
-    if canned.shared and not may_share:
-        raise errors.SharedCannedReply()
+    may_share = CannedReply.access.may_share(request.user)
     if request.method == "POST":
         form = CannedReplyForm(request.POST, may_share=may_share)
         if form.is_valid():

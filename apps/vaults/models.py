@@ -13,6 +13,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from apps.core.records import Access, OwnedRecord, RecordQuerySet
+from apps.vaults.errors import WorkspaceItemKept
 from apps.vaults.permissions import VaultsPerm
 
 USER = settings.AUTH_USER_MODEL
@@ -31,6 +32,9 @@ class VaultItem(OwnedRecord):
         label=_("Vault item"),
         find_with="vaultList",
         trash_state=_("deleted"),
+        # The workspace's credentials are kept by the vault's administrators alone.
+        workspace_kept_by=VaultsPerm.ADMIN,
+        kept_error=WorkspaceItemKept,
     )
 
     name = models.CharField(_("name"), max_length=120)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import Role
 from apps.core import clean, encryption, origin
-from apps.core.actors import Actor, can
+from apps.core.actors import Actor
 from apps.core.errors import invalid
 from apps.core.records import create, update
 from apps.vaults import errors
@@ -58,13 +58,6 @@ def _name(item: VaultItem, value: Any) -> str:
     return name
 
 
-def _workspaces_by_admins(actor: Actor, item: VaultItem) -> None:
-    """The workspace's items are kept by the vault's administrators alone: a member who sees one
-    neither rewrites, hides nor deletes it."""
-    if item.visibility == "workspace" and not can(actor, VaultsPerm.ADMIN):
-        raise errors.WorkspaceItemKept(id=item.pk)
-
-
 def _apply(actor: Actor, item: VaultItem, fields: dict[str, Any], creating: bool) -> None:
     if "name" in fields or creating:
         item.name = _name(item, fields.get("name"))
@@ -81,7 +74,7 @@ def _apply(actor: Actor, item: VaultItem, fields: dict[str, Any], creating: bool
     if "visibility" in fields:
         if fields["visibility"] not in ("private", "workspace"):
             raise invalid("visibility", _("must be one of {choices}"), choices="private, workspace")
-        if fields["visibility"] == "workspace" and not can(actor, VaultsPerm.ADMIN):
+        if fields["visibility"] == "workspace" and not VaultItem.access.may_share(actor):
             raise invalid("visibility", _("only the vault's administrators keep the workspace's items"))
         item.visibility = fields["visibility"]
     if "expires_at" in fields:
@@ -121,8 +114,8 @@ def item_create(*, actor: Actor, fields: dict[str, Any]) -> VaultItem:
 
 @transaction.atomic
 def item_update(*, actor: Actor, item: VaultItem, fields: dict[str, Any]) -> list[str]:
+    # The workspace's items: the vault's administrators' alone (`workspace_kept_by`).
     VaultItem.objects.fetch(actor, item.pk, "change")
-    _workspaces_by_admins(actor, item)
     names = [name for name in FIELDS if name in fields and name not in ("value", "shared_roles")]
     changed = update(item, actor=actor, permission=VaultsPerm.EDIT, fields=fields, apply=_apply, names=names)
     if fields.get("value"):
@@ -139,7 +132,6 @@ def item_update(*, actor: Actor, item: VaultItem, fields: dict[str, Any]) -> lis
 
 def item_delete(*, actor: Actor, item: VaultItem) -> None:
     VaultItem.objects.fetch(actor, item.pk, "delete")
-    _workspaces_by_admins(actor, item)
     item.trash(actor)
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import person
 from apps.core import clean, records
-from apps.core.actors import Actor, can, require
+from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.core.records import Visibility
 from apps.core.search import tags as clean_tags
@@ -30,12 +30,6 @@ Status = Ticket.Status
 CANNED_FIELDS = ("title", "body", "visibility", "set_status", "set_priority", "add_tags")
 
 
-def _shared_by_admins(actor: Actor, *, shared: bool) -> None:
-    """A shared canned reply is every agent's words: only the area's administrators write one."""
-    if shared and not can(actor, SupportPerm.ADMIN):
-        raise errors.SharedCannedReply()
-
-
 def _canned_fields(actor: Actor, canned: CannedReply, fields: dict[str, Any], creating: bool) -> None:
     if "title" in fields or creating:
         canned.title = clean.text(fields.get("title"), field="title", limit=120, required=True)
@@ -46,7 +40,8 @@ def _canned_fields(actor: Actor, canned: CannedReply, fields: dict[str, Any], cr
         visibility = fields.get("visibility") or Visibility.PRIVATE
         if visibility not in Visibility.values:
             raise invalid("shared", _("choose one of {allowed}"), allowed=", ".join(Visibility.values))
-        _shared_by_admins(actor, shared=visibility == Visibility.WORKSPACE)
+        if visibility == Visibility.WORKSPACE and not CannedReply.access.may_share(actor):
+            raise errors.SharedCannedReply()
         canned.visibility = visibility
     if "set_status" in fields:
         status = fields["set_status"] or ""
@@ -90,7 +85,7 @@ def canned_create(*, actor: Actor, fields: dict[str, Any]) -> CannedReply:
 
 def canned_update(*, actor: Actor, canned: CannedReply, fields: dict[str, Any]) -> list[str]:
     """Changes a canned reply the actor may change (a shared one: administrators alone)."""
-    _shared_by_admins(actor, shared=canned.shared)
+    CannedReply.objects.fetch(actor, canned.pk, "change")
     _known(fields)
     return records.update(
         canned,
@@ -105,7 +100,7 @@ def canned_update(*, actor: Actor, canned: CannedReply, fields: dict[str, Any]) 
 def canned_delete(*, actor: Actor, canned: CannedReply) -> CannedReply:
     """Puts a canned reply in the trash (a shared one: administrators alone)."""
     require(actor, SupportPerm.EDIT)
-    _shared_by_admins(actor, shared=canned.shared)
+    CannedReply.objects.fetch(actor, canned.pk, "delete")
     canned.trash(actor)
     return canned
 
