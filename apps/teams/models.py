@@ -4,7 +4,8 @@ Workspace schema.
 
 A team is its creator's alone (`created_by`): its members act with the creator's permissions,
 re-checked at every call, so nobody else sees, prompts or changes it (the Teams admins neither:
-`admins=False`). A member's tools are its kits (named sets of catalogue tools, apps.teams.kits)
+`admins=False`, on the team and on every record under it: its members, projects, cards, comments
+and log). A member's tools are its kits (named sets of catalogue tools, apps.teams.kits)
 within those permissions.
 """
 
@@ -72,6 +73,7 @@ class TeamMember(models.Model):
         TeamsPerm,
         manage=TeamsPerm.RUN,
         through="team",
+        admins=False,
         label=_("Team member"),
         find_with="getAgentTeamStatus",
     )
@@ -109,7 +111,12 @@ class TeamProject(models.Model):
     """A board the team works on: a card per prompt."""
 
     access = Access(
-        TeamsPerm, manage=TeamsPerm.RUN, through="team", label=_("Team project"), find_with="getTeamProjects"
+        TeamsPerm,
+        manage=TeamsPerm.RUN,
+        through="team",
+        admins=False,
+        label=_("Team project"),
+        find_with="getTeamProjects",
     )
 
     team = models.ForeignKey(AgentTeam, on_delete=models.CASCADE, related_name="projects")
@@ -136,7 +143,12 @@ class TeamCard(models.Model):
     OPEN = (Status.QUEUED, Status.RUNNING)
 
     access = Access(
-        TeamsPerm, manage=TeamsPerm.RUN, through="project", label=_("Team card"), find_with="getTeamProjects"
+        TeamsPerm,
+        manage=TeamsPerm.RUN,
+        through="project",
+        admins=False,
+        label=_("Team card"),
+        find_with="getTeamProjects",
     )
 
     project = models.ForeignKey(TeamProject, on_delete=models.CASCADE, related_name="cards")
@@ -163,7 +175,7 @@ class TeamCard(models.Model):
 class CardComment(models.Model):
     """A person's comment on a card: the team reads it on its next turn."""
 
-    access = Access(TeamsPerm, manage=TeamsPerm.RUN, through="card", label=_("Card comment"))
+    access = Access(TeamsPerm, manage=TeamsPerm.RUN, through="card", admins=False, label=_("Card comment"))
 
     card = models.ForeignKey(TeamCard, on_delete=models.CASCADE, related_name="comments")
     author = models.ForeignKey(USER, on_delete=models.SET_NULL, null=True, related_name="+")
@@ -203,6 +215,7 @@ class ProjectMessage(models.Model):
         TeamsPerm,
         manage=TeamsPerm.RUN,
         through="project",
+        admins=False,
         label=_("Project message"),
         find_with="getProjectMessages",
     )

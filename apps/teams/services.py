@@ -164,8 +164,9 @@ def member_hire(
 
 @transaction.atomic
 def member_fire(*, actor: Actor, member: TeamMember) -> int:
-    """Fires the member: its kits revoked at once, its running and queued work cancelled (a turn
-    under way stops before its next model or tool call). The number of cards cancelled."""
+    """Fires the member: its kits revoked at once, the tool calls it left waiting for a person's
+    approval denied, its running and queued work cancelled (a turn under way stops before its
+    next model or tool call). The number of cards cancelled."""
     require(actor, TeamsPerm.FIRE)
     member = TeamMember.objects.select_for_update().get(pk=member.pk)
     if not member.active:
@@ -174,6 +175,10 @@ def member_fire(*, actor: Actor, member: TeamMember) -> int:
     member.fired_at = timezone.now()
     member.kits = []
     member.save(update_fields=["status", "fired_at", "kits"])
+    # What it asked a person to confirm goes with it: approving it would run a fired member's call.
+    ProjectMessage.objects.filter(member=member, approval=ProjectMessage.Approval.PENDING).update(
+        approval=ProjectMessage.Approval.DENIED, outcome=ProjectMessage.Approval.DENIED
+    )
     team = member.team
     if team.lead_id == member.pk:
         successor = team.members.filter(status=TeamMember.Status.ACTIVE).order_by("id").first()

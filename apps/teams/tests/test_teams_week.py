@@ -1,0 +1,59 @@
+"""What a week of agent teams found: a Teams admin read another person's team log, cards and
+comments, and commented on their cards (the team is its creator's alone, its projects too); a
+fired member's pending tool calls still waited for approval, and approving one ran what the
+fired member asked for."""
+
+import pytest
+
+from apps.catalogue.testing import confirmed, ok, refused
+from apps.teams import services
+from apps.teams.models import ProjectMessage
+from apps.teams.tests.factories import card, member, team
+
+ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
+
+
+def test_a_teams_admin_does_not_read_or_write_anothers_team_work(people):
+    admin, owner = people["admin"], people["member"]
+    crew = team(owner, name="Hiring", goal="Shortlist candidates")
+    member(owner, crew)
+    work = card(crew, prompt="Rank the candidates for the CFO role")
+    services.comment_add(actor=owner, card=work, body="Leave out the internal ones")
+    # The team itself is hidden from the admin; its log, cards and comments are hidden with it.
+    assert "not found" in refused(admin, "getAgentTeamStatus", {"teamId": crew.pk})
+    said = refused(admin, "getProjectMessages", {"projectId": work.project_id})
+    assert "not found" in said and "CFO" not in said
+    said = refused(admin, "addTeamCardComment", {"cardId": work.pk, "comment": "Pick Ann"})
+    assert "not found" in said
+    assert not work.comments.filter(author=admin).exists()
+    # The owner reads it all.
+    log = ok(owner, "getProjectMessages", {"projectId": work.project_id})["messages"]
+    assert [line["kind"] for line in log] == ["prompt", "comment"]
+
+
+def test_firing_a_member_withdraws_the_calls_it_left_waiting_for_approval(people):
+    admin = people["admin"]
+    crew = team(admin, name="Clean-up")
+    first = member(admin, crew, name="First")
+    member(admin, crew, name="Second")
+    work = card(crew)
+    waiting = ProjectMessage.objects.create(
+        project=work.project,
+        card=work,
+        kind=ProjectMessage.Kind.APPROVAL,
+        member=first,
+        tool="deleteContact",
+        arguments={"contactId": 1},
+        outcome="pending",
+        approval=ProjectMessage.Approval.PENDING,
+        content="First asked to delete contact 1",
+    )
+    assert ok(admin, "getAgentTeamStatus", {"teamId": crew.pk})["teams"][0]["pendingApprovals"] == 1
+    ok(admin, "fireTeamMember", {"memberId": first.pk}, **ELICIT)
+    waiting.refresh_from_db()
+    assert waiting.approval == "denied"
+    assert ok(admin, "getAgentTeamStatus", {"teamId": crew.pk})["teams"][0]["pendingApprovals"] == 0
+    from apps.teams.errors import ApprovalDecided
+
+    with pytest.raises(ApprovalDecided):
+        services.approval_decide(actor=admin, message=waiting, approve=True)
