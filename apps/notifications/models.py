@@ -20,8 +20,10 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
+from apps.core import kinds
 from apps.core.kinds import EntityLink
 from apps.core.records import Access, RecordQuerySet
 from apps.notifications.permissions import NotificationsPerm
@@ -98,6 +100,17 @@ class Notification(models.Model):
     @property
     def is_read(self) -> bool:
         return self.read_at is not None
+
+    @cached_property
+    def entity_available(self) -> bool:
+        """Whether the recipient may still see the record it is about: once it is hidden from
+        them (made private, in the trash, gone) its title is not theirs to read either."""
+        if self.content_type_id is None or self.object_id is None:
+            return False
+        found = kinds.visible(
+            actor=self.recipient, content_type_id=self.content_type_id, object_id=self.object_id
+        )
+        return found is not None
 
 
 class Watcher(EntityLink):

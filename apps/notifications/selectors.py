@@ -27,7 +27,7 @@ def notification_list(
     until: datetime | None = None,
 ) -> QuerySet[Notification]:
     """`status`: unread, read or all; `archived`: exclude, include or only."""
-    rows = Notification.objects.restrict(actor).select_related("actor")
+    rows = Notification.objects.restrict(actor).select_related("actor", "recipient__role")
     if status == "unread":
         rows = rows.filter(read_at__isnull=True)
     elif status == "read":

@@ -26,11 +26,16 @@ class NotificationOut(Out):
 
     @classmethod
     def of(cls, notification: Notification) -> "NotificationOut":
-        return cls.of_record(
-            notification,
-            sender=notification.actor,
-            entity=EntityRef.of_link(notification),
-        )
+        return cls.of_record(notification, sender=notification.actor, entity=entity_of(notification))
+
+
+def entity_of(notification: Notification) -> EntityRef | None:
+    """The record a notification is about, as it was named then; without its name once the
+    recipient may no longer see it."""
+    entity = EntityRef.of_link(notification)
+    if entity is not None and not notification.entity_available:
+        entity = entity.model_copy(update={"title": ""})
+    return entity
 
 
 class WatcherOut(Out):

@@ -24,7 +24,7 @@ from apps.core import clean, kinds
 from apps.notifications import errors, selectors, services
 from apps.notifications.models import Notification, Watcher
 from apps.notifications.permissions import NotificationsPerm
-from apps.notifications.shapes import NotificationOut, WatcherOut
+from apps.notifications.shapes import NotificationOut, WatcherOut, entity_of
 
 Kind = Literal["message", "change", "task", "system"]
 Priority = Literal["low", "normal", "high"]
@@ -154,7 +154,11 @@ def update_notification(
         ids = list(dict.fromkeys(notification_ids or []))
     named = selectors.notifications_named(actor=ctx.actor, ids=ids)
     changed = services.notifications_mark(actor=ctx.actor, notifications=named, action=action)
-    shown = Notification.objects.restrict(ctx.actor).select_related("actor").filter(pk__in=ids[:100])
+    shown = (
+        Notification.objects.restrict(ctx.actor)
+        .select_related("actor", "recipient__role")
+        .filter(pk__in=ids[:100])
+    )
     return UpdatedNotificationsOut(
         action=action, changed=changed, notifications=[NotificationOut.of(n) for n in shown]
     )
@@ -214,7 +218,7 @@ def examine_notifications(ctx: ToolContext) -> ExaminedNotificationsOut:
         unread_by_kind=[CountOut(key=row["kind"], count=row["count"]) for row in by_kind],
         unread_by_record=[
             EntityCountOut(
-                entity=EntityRef.of_link(titles[(row["content_type_id"], row["object_id"])]),  # type: ignore[arg-type]
+                entity=entity_of(titles[(row["content_type_id"], row["object_id"])]),  # type: ignore[arg-type]
                 unread=row["count"],
             )
             for row in by_record
