@@ -52,7 +52,12 @@ def notification_mark(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.POST.get("all") == "1":
         rows = selectors.notification_list(actor=request.user, status="unread", archived="include")
     else:
-        ids = [int(value) for value in request.POST.getlist("id") if value.isdigit()][:100]
+        # Ids as a browser sends them: ASCII digits within a database id ("²" is a digit too).
+        ids = [
+            int(value)
+            for value in request.POST.getlist("id")
+            if value.isascii() and value.isdigit() and len(value) <= 18
+        ][:100]
         rows = Notification.objects.restrict(request.user).filter(pk__in=ids)
     services.notifications_mark(actor=request.user, notifications=rows, action=action)
     show = request.POST.get("show", "unread")
