@@ -13,7 +13,8 @@ The rules (docs/teams.md):
   (apps.teams.services.budget_reserve); a call the budget cannot pay for stops the card.
 - What tools answer and what other members wrote reaches a member as data, labelled with where
   it came from, never as instructions; people's comments on the card are shown as theirs.
-- Firing a member, or cancelling the card, stops the work before the next model or tool call.
+- Firing a member, pausing the team, or cancelling the card, stops the work before the next
+  model or tool call; a paused team's queued cards wait until it is resumed.
 """
 
 import json
@@ -96,6 +97,8 @@ def _still_on(card: TeamCard, member: TeamMember) -> None:
         raise Stopped(TeamCard.Status.CANCELLED, "The card was cancelled.")
     if not TeamMember.objects.filter(pk=member.pk, status=TeamMember.Status.ACTIVE).exists():
         raise Stopped(TeamCard.Status.CANCELLED, f"{member.name} was fired during its turn.")
+    if not AgentTeam.objects.filter(pk=member.team_id, status=AgentTeam.Status.ACTIVE).exists():
+        raise Stopped(TeamCard.Status.CANCELLED, "The team was paused during the work.")
 
 
 def call_as_member(
@@ -271,6 +274,8 @@ def run_card(card_id: int) -> str:
         card = TeamCard.objects.select_for_update().select_related("project__team").filter(pk=card_id).first()
         if card is None or card.status != TeamCard.Status.QUEUED:
             return card.status if card is not None else ""
+        if card.project.team.status != AgentTeam.Status.ACTIVE:
+            return card.status  # a paused team's cards wait: the sweeper starts them once it resumes
         if TeamCard.objects.filter(status=TeamCard.Status.RUNNING).count() >= settings.ATRIUM_TEAMS_RUNNING:
             return card.status  # the workspace's cap: the sweeper starts it when one ends
         card.status = TeamCard.Status.RUNNING

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from apps.core.tasks import for_each_workspace, workspace_task
 from apps.teams import running
-from apps.teams.models import TeamCard
+from apps.teams.models import AgentTeam, TeamCard
 
 # A queued card this old was not started by its own task: the sweeper starts it.
 STALE = timedelta(seconds=60)
@@ -20,7 +20,11 @@ def run_card(card_id: int) -> str:
 
 
 def _start_queued() -> int:
-    stale = TeamCard.objects.filter(status=TeamCard.Status.QUEUED, created_at__lt=timezone.now() - STALE)
+    stale = TeamCard.objects.filter(
+        status=TeamCard.Status.QUEUED,
+        created_at__lt=timezone.now() - STALE,
+        project__team__status=AgentTeam.Status.ACTIVE,  # a paused team's cards wait for it
+    )
     started = 0
     for card_id in stale.values_list("pk", flat=True)[:20]:
         if running.run_card(card_id) != TeamCard.Status.QUEUED:

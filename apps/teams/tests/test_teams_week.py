@@ -1,14 +1,19 @@
 """What a week of agent teams found: a Teams admin read another person's team log, cards and
 comments, and commented on their cards (the team is its creator's alone, its projects too); a
 fired member's pending tool calls still waited for approval, and approving one ran what the
-fired member asked for."""
+fired member asked for; a paused team went on working: its queued cards started and a turn under
+way made its next model and tool calls."""
+
+from typing import Any
 
 import pytest
 
 from apps.catalogue.testing import confirmed, ok, refused
-from apps.teams import services
-from apps.teams.models import ProjectMessage
+from apps.gateway.tests.servers import openai_tool_calls
+from apps.teams import running, services
+from apps.teams.models import AgentTeam, ProjectMessage
 from apps.teams.tests.factories import card, member, team
+from apps.teams.tests.scripted import model_api
 
 ELICIT = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
 
@@ -57,3 +62,30 @@ def test_firing_a_member_withdraws_the_calls_it_left_waiting_for_approval(people
 
     with pytest.raises(ApprovalDecided):
         services.approval_decide(actor=admin, message=waiting, approve=True)
+
+
+def test_a_paused_team_starts_no_card_and_stops_before_its_next_call(people, monkeypatch):
+    admin = people["admin"]
+    crew = team(admin, name="Runaway")
+    member(admin, crew, name="First")
+    member(admin, crew, name="Second")
+    waiting, worked = card(crew), card(crew)
+    ok(admin, "updateAgentTeam", {"teamId": crew.pk, "changes": {"status": "paused"}})
+    with model_api() as server:
+        assert running.run_card(waiting.pk) == "queued"  # left for the sweeper once resumed
+    assert server.requests == []
+    # Paused while a member's model call is under way: neither its tool call nor the next member run.
+    AgentTeam.objects.filter(pk=crew.pk).update(status="active")
+    answer = running._model_call
+
+    def paused_while_the_model_answers(*args: Any) -> Any:
+        answered = answer(*args)
+        AgentTeam.objects.filter(pk=crew.pk).update(status="paused")  # as updateAgentTeam does
+        return answered
+
+    monkeypatch.setattr(running, "_model_call", paused_while_the_model_answers)
+    with model_api(lambda body, index: openai_tool_calls(("getAgentTeamStatus", {}))) as server:
+        assert running.run_card(worked.pk) == "cancelled"
+    worked.refresh_from_db()
+    assert "paused" in worked.problem and len(server.requests) == 1
+    assert not ProjectMessage.objects.filter(card=worked, kind="tool").exists()
