@@ -10,6 +10,7 @@ from apps.catalogue import registry
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
 from apps.catalogue.shapes import Changes, In, Limit, Offset, Out, Page, paginate
+from apps.core.errors import invalid
 from apps.teams import kits, services
 from apps.teams.errors import MemberFired
 from apps.teams.models import AgentTeam, CardComment, ProjectMessage, TeamCard, TeamMember, TeamProject
@@ -208,6 +209,8 @@ def get_project_messages(
     project = TeamProject.objects.prefetch_related("cards").fetch(ctx.actor, project_id)
     rows = ProjectMessage.objects.filter(project=project, id__gt=after_id).select_related("member", "author")
     if card_id is not None:
+        if not any(card.pk == card_id for card in project.cards.all()):
+            raise invalid("cardId", _("is not a card of this project (getTeamProjects)"))
         rows = rows.filter(card_id=card_id)
     messages = list(rows[:limit])
     return MessagesOut(

@@ -2,13 +2,17 @@
 comments, and commented on their cards (the team is its creator's alone, its projects too); a
 fired member's pending tool calls still waited for approval, and approving one ran what the
 fired member asked for; a paused team went on working: its queued cards started and a turn under
-way made its next model and tool calls."""
+way made its next model and tool calls; a person's data export left out their team's members
+(the instructions they wrote) and its log (what the members answered them); a card of another
+project given with a project's log answered an empty log instead of saying so."""
 
+import json
 from typing import Any
 
 import pytest
 
 from apps.catalogue.testing import confirmed, ok, refused
+from apps.core import privacy
 from apps.gateway.tests.servers import openai_tool_calls
 from apps.teams import running, services
 from apps.teams.models import AgentTeam, ProjectMessage
@@ -89,3 +93,34 @@ def test_a_paused_team_starts_no_card_and_stops_before_its_next_call(people, mon
     worked.refresh_from_db()
     assert "paused" in worked.problem and len(server.requests) == 1
     assert not ProjectMessage.objects.filter(card=worked, kind="tool").exists()
+
+
+def test_a_persons_export_holds_their_teams_members_and_log_and_erasure_leaves_none(people, acme):
+    owner, other = people["member"], people["admin"]
+    crew = team(owner, name="Leads", goal="Find leads")
+    hand = member(owner, crew, instructions="Only call my own contacts")
+    work = card(crew, prompt="Who are our newest leads?")
+    ProjectMessage.objects.create(
+        project=work.project, card=work, kind="reply", member=hand, content="Ann Lee, who wrote on Monday"
+    )
+    theirs = card(team(other, name="Theirs"), prompt="The board's plan")
+    subject = privacy.Subject(email=owner.email, user=owner, workspace=acme)
+    teams_handlers = [handler for handler in privacy.handlers() if handler.label.startswith("teams.")]
+    exported = json.dumps([handler.export(subject) for handler in teams_handlers], default=str)
+    for text in ("Only call my own contacts", "Ann Lee, who wrote on Monday", "Who are our newest leads?"):
+        assert text in exported
+    assert "The board's plan" not in exported
+    for handler in teams_handlers:
+        handler.erase(subject)
+    assert not ProjectMessage.objects.filter(project__team=crew).exists()
+    assert ProjectMessage.objects.filter(card=theirs).exists()
+
+
+def test_a_card_of_another_project_is_refused_not_an_empty_log(people):
+    owner = people["member"]
+    crew = team(owner, name="Two boards")
+    first, second = card(crew, prompt="First job"), card(crew, prompt="Second job")
+    said = refused(owner, "getProjectMessages", {"projectId": first.project_id, "cardId": second.pk})
+    assert "cardId" in said and "Second job" not in said
+    lines = ok(owner, "getProjectMessages", {"projectId": first.project_id, "cardId": first.pk})["messages"]
+    assert [line["content"] for line in lines] == ["First job"]
