@@ -11,6 +11,7 @@ from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import tool
 from apps.catalogue.shapes import (
     EntityId,
+    EntityOut,
     EntityRef,
     EntityType,
     Limit,
@@ -321,6 +322,9 @@ def cancel_watcher(
             )
         watcher = mine
     watcher_pk = watcher.pk
-    title = watcher.entity_title
+    # Named as the actor sees the record now: an admin stopping someone's watcher on a record
+    # hidden from them is not told its title.
+    entity = EntityOut.checked(watcher, ctx.actor)
+    named = f"“{entity.title}”" if entity.available else f"{entity.type} {entity.id}"
     services.watcher_cancel(actor=ctx.actor, watcher=watcher)
-    return CancelledOut(cancelled=[watcher_pk], message=f"Stopped watching “{title}”.")
+    return CancelledOut(cancelled=[watcher_pk], message=f"Stopped watching {named}.")

@@ -1,13 +1,14 @@
 """What a week of notifications found: a notification about a record its recipient may no longer
 see (a contact its owner made private) still named the record in the list, the breakdown and
-the bell."""
+the bell; stopping a watcher by its id quoted the title of a record the person stopping it may not
+see."""
 
 import pytest
 
-from apps.catalogue.testing import ok
+from apps.catalogue.testing import ok, person_without
 from apps.contacts.tests.factories import ContactFactory
 from apps.notifications.models import Notification
-from apps.notifications.tests.factories import NotificationFactory
+from apps.notifications.tests.factories import NotificationFactory, WatcherFactory
 
 
 @pytest.fixture(autouse=True)
@@ -51,3 +52,18 @@ def test_the_page_marks_what_it_is_given_and_names_no_hidden_record(acme_client,
         assert answer.status_code == 302
     told.refresh_from_db()
     assert told.read_at is not None
+
+
+def test_stopping_a_watcher_does_not_quote_a_record_hidden_from_whoever_stops_it(people):
+    member = people["member"]
+    # The notifications' admin, who is no contacts' admin.
+    admin = person_without("contacts.admin", email="bell-keeper@acme.example")
+    mine = ContactFactory(actor=member, first_name="Private", last_name="Lead", visibility="private")
+    watcher = WatcherFactory(user=member, entity=mine, added_by=member)
+    listed = ok(admin, "listWatchers", {"personEmail": member.email})["items"]
+    assert [row["entity"]["title"] for row in listed] == [""]
+    said = ok(admin, "cancelWatcher", {"watcherId": watcher.pk})
+    assert said["cancelled"] == [watcher.pk] and "Lead" not in said["message"]
+    # Its owner, who sees the record, is told which one.
+    again = WatcherFactory(user=member, entity=mine, added_by=member)
+    assert "Private Lead" in ok(member, "cancelWatcher", {"watcherId": again.pk})["message"]
