@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalogue import registry
-from apps.core import clean, encryption, kinds
+from apps.core import clean, encryption, json_input, kinds
 from apps.core.actors import Actor, actor_id, require
 from apps.core.errors import invalid
 from apps.core.workspaces import current_workspace
@@ -75,6 +75,11 @@ def _trigger(kind: str, given: Any) -> dict[str, Any]:
         except schedules.BadSchedule as error:
             raise invalid("trigger.cron", _("five cron fields: minute hour day month weekday")) from error
         zone = clean.zone(given.get("zone") or workspace_zone(), field="trigger.zone")
+        try:
+            schedules.next_after(cron, zone, timezone.now())
+        except schedules.BadSchedule as error:
+            # Valid fields naming a day that never comes (30 February): it would never run.
+            raise invalid("trigger.cron", _("{cron} names no time that ever comes"), cron=cron) from error
         return {"cron": cron, "zone": zone}
     return {}
 
@@ -338,7 +343,7 @@ def flows_names(listener: Listener, payload: dict[str, Any], steps: dict[str, An
     }
 
 
-def trigger_check(*, actor: Actor, listener: Listener, record_id: int | None) -> Any:
+def trigger_check(*, actor: Actor, listener: Listener, record_id: int | None, payload: Any = None) -> Any:
     """What a run by hand needs, checked before anyone is asked to confirm: a listener not disabled,
     with steps, and for a record listener a record of its kind that the caller and the listener's
     owner may both see (answered: the record; None for other triggers)."""
@@ -347,6 +352,12 @@ def trigger_check(*, actor: Actor, listener: Listener, record_id: int | None) ->
         raise ListenerStatus(
             id=listener.pk, status=listener.status, what=_("a disabled listener runs no more")
         )
+    try:
+        # What the run keeps: PostgreSQL's JSON holds no NUL, no NaN or infinity.
+        json_input.check(payload)
+    except json_input.JsonRefused as refused:
+        where = f"payload.{refused.where}" if refused.where else "payload"
+        raise invalid(where, refused.problem) from None
     if not current_steps(listener):
         raise ListenerStatus(
             id=listener.pk, status=listener.status, what=_("it has no steps; updateListenerFlow first")
@@ -380,7 +391,7 @@ def listener_trigger(
     """A run by hand (triggerListener, the page): active or paused listeners and drafts alike,
     never a disabled one. A record listener runs on a record given by id, with the payload its
     event would carry (its first event), the caller's payload beside it as `manual`."""
-    record = trigger_check(actor=actor, listener=listener, record_id=record_id)
+    record = trigger_check(actor=actor, listener=listener, record_id=record_id, payload=payload)
     key = f"manual:{secrets.token_hex(8)}"
     given: dict[str, Any] = {"manual": payload}
     if record is not None:

@@ -6,6 +6,8 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from apps.catalogue.shapes import Out, PersonRef, id_field
+from apps.core import kinds
+from apps.core.actors import actor_id
 from apps.listeners.models import Listener, Run
 from apps.tenancy import links
 
@@ -70,5 +72,24 @@ class RunOut(Out):
     finished_at: datetime | None
 
     @classmethod
-    def of(cls, run: Run) -> "RunOut":
-        return cls.of_record(run)
+    def of(cls, run: Run, reader: Any = None) -> "RunOut":
+        """The run as `reader` may read it (None: in full): a run acts with its owner's rights, so
+        anyone else reads the record it ran on only if they may see that record, and each step's
+        outcome and error without the result the owner's tool answered."""
+        if reader is None or actor_id(reader) == run.listener.owner_id:
+            return cls.of_record(run)
+        results = [{key: value for key, value in entry.items() if key != "result"} for entry in run.results]
+        return cls.of_record(run, payload=_payload_for(reader, run.payload), results=results)
+
+
+def _payload_for(reader: Any, payload: dict[str, Any]) -> dict[str, Any]:
+    if "record" not in payload:
+        return payload
+    try:
+        kind = kinds.kind_named(str(payload.get("entityType", "")))
+    except kinds.UnknownEntityType:
+        kind = None
+    rows = kind.model_class.objects.restrict(reader, "view") if kind else None  # type: ignore[attr-defined]
+    if rows is not None and rows.filter(pk=payload.get("id")).exists():
+        return payload
+    return {**payload, "record": {"id": payload.get("id")}, "changes": {}}

@@ -279,7 +279,7 @@ def _triggerable(
     record_id: int | None = None,
 ) -> bool:
     services.trigger_check(
-        actor=ctx.actor, listener=_listener(ctx, listener_id, "change"), record_id=record_id
+        actor=ctx.actor, listener=_listener(ctx, listener_id, "change"), record_id=record_id, payload=payload
     )
     return True
 
@@ -307,7 +307,9 @@ def trigger_listener(
     listener = _listener(ctx, listener_id, "change")
     run = services.listener_trigger(actor=ctx.actor, listener=listener, payload=payload, record_id=record_id)
     assert run is not None  # a manual key is new each time, and a manual run has no filter
-    return TriggeredOut(run=RunOut.of(run), message=_("Queued: the worker runs it as the listener's owner."))
+    return TriggeredOut(
+        run=RunOut.of(run, ctx.actor), message=_("Queued: the worker runs it as the listener's owner.")
+    )
 
 
 RunStatus = Literal["queued", "running", "succeeded", "failed", "cancelled", "dead"]
@@ -327,14 +329,19 @@ def get_listener_runs(
     rows = Run.objects.filter(listener=listener)
     if status:
         rows = rows.filter(status=status)
-    return paginate(rows.order_by("-created_at", "-id"), limit=limit, offset=offset, item=RunOut.of)
+    return paginate(
+        rows.select_related("listener").order_by("-created_at", "-id"),
+        limit=limit,
+        offset=offset,
+        item=lambda run: RunOut.of(run, ctx.actor),
+    )
 
 
 @tool("cancelListenerRun", permission=ListenersPerm.EDIT, title="Cancel a listener run", idempotent=True)
 def cancel_listener_run(ctx: ToolContext, *, run_id: RunId) -> RunOut:
     """Cancel a queued run, or stop a running one before its next step (the running step is told)."""
     run = selectors.run_of(ctx.actor, run_id, "change")
-    return RunOut.of(services.run_cancel(actor=ctx.actor, run=run))
+    return RunOut.of(services.run_cancel(actor=ctx.actor, run=run), ctx.actor)
 
 
 class HelpOut(Out):

@@ -2,7 +2,6 @@
 failed runs retried; and each listener's inbound webhook (no sign-in: its HMAC signature is the
 credential)."""
 
-import json
 import logging
 
 from django.contrib import messages
@@ -13,6 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from apps.accounts.requests import AuthenticatedHttpRequest
+from apps.core import json_input
 from apps.core.actors import can
 from apps.core.pages import READ, chosen, page, paged
 from apps.core.workspaces import has_area
@@ -113,9 +113,11 @@ def webhook(request: HttpRequest, token: str) -> HttpResponse:
     if len(body) > MAX_WEBHOOK_BYTES:
         return JsonResponse({"error": "payload too large"}, status=413)
     try:
-        data = json.loads(body or b"{}")
-    except ValueError:
-        return JsonResponse({"error": "the body is not JSON"}, status=400)
+        # What a run keeps: JSON that PostgreSQL stores (no NUL, no NaN, no number past 64 bits).
+        data = json_input.loads(body or b"{}")
+    except json_input.JsonRefused as refused:
+        detail = refused.message if not refused.syntax else "the body is not JSON"
+        return JsonResponse({"error": "the body is not JSON that can be kept", "detail": detail}, status=400)
     delivery = request.headers.get("X-Atrium-Delivery", "")[:100] or signing.signature("", "", body)[7:39]
     run = services.fire(
         listener,
