@@ -293,6 +293,10 @@ class AnswerIn(In):
     answer: Annotated[str, Field(max_length=4000)]
 
 
+# A billion dollars in micro-USD: more than any plan spends, well inside the 64 bits a goal keeps.
+MAX_MICRO_USD = 10**15
+
+
 class TaskIn(In):
     title: Annotated[str, Field(min_length=1, max_length=200)]
     estimate_minutes: Annotated[int, Field(ge=5, le=2400)]
@@ -308,8 +312,8 @@ class GoalIn(In):
     day_starts: Annotated[int, Field(ge=0, le=23)] = 9
     day_ends: Annotated[int, Field(ge=1, le=24)] = 17
     buffer_minutes: Annotated[int, Field(ge=0, le=120)] = 10
-    budget_micro_usd: Annotated[int, Field(ge=0)] = 0
-    spend_micro_usd: Annotated[int, Field(ge=0, description="Spend the plan needs")] = 0
+    budget_micro_usd: Annotated[int, Field(ge=0, le=MAX_MICRO_USD)] = 0
+    spend_micro_usd: Annotated[int, Field(ge=0, le=MAX_MICRO_USD, description="Spend the plan needs")] = 0
     tasks: Annotated[list[TaskIn], Field(max_length=20)] = []
 
 
