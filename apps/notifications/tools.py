@@ -324,7 +324,7 @@ def cancel_watcher(
     watcher_pk = watcher.pk
     # Named as the actor sees the record now: an admin stopping someone's watcher on a record
     # hidden from them is not told its title.
-    entity = EntityOut.checked(watcher, ctx.actor)
-    named = f"“{entity.title}”" if entity.available else f"{entity.type} {entity.id}"
+    seen = EntityOut.checked(watcher, ctx.actor)
+    named = f"“{seen.title}”" if seen.available else f"{seen.type} {seen.id}"
     services.watcher_cancel(actor=ctx.actor, watcher=watcher)
     return CancelledOut(cancelled=[watcher_pk], message=f"Stopped watching {named}.")
