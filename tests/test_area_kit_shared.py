@@ -83,6 +83,13 @@ def test_text_is_one_tidied_line_and_long_text_keeps_its_lines():
     with pytest.raises(FieldRequired, match="title: is required and cannot be empty") as empty:
         clean.text("   ", field="title", limit=20, required=True)
     assert empty.value.details == {"title": ["is required and cannot be empty"]}
+    # Only characters that show nothing (zero-width spaces, a word joiner, a byte-order mark).
+    for invisible in ("\u200b\u200b", "\u2060", "\ufeff \u200d", "\u00a0"):
+        with pytest.raises(FieldRequired):
+            clean.text(invisible, field="title", limit=20, required=True)
+        with pytest.raises(FieldRequired):
+            clean.long_text(invisible, field="notes", limit=20, required=True)
+    assert clean.text("a\u200bb", field="title", limit=20, required=True) == "a\u200bb"
     with pytest.raises(ValidationFailed, match="notes: at most 5 characters"):
         clean.long_text("abcdef", field="notes", limit=5)
 

@@ -19,6 +19,7 @@ is made `storable` instead of refused.
 """
 
 import re
+import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -95,13 +96,23 @@ def long_text(value: Any, *, field: str, limit: int, required: bool = False) -> 
     return _within(cleaned, field=field, limit=limit, required=required)
 
 
+# Characters that show nothing: spaces, controls, and format characters (a zero-width space, a
+# word joiner, a byte-order mark).
+UNSEEN = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf"})
+
+
+def shows_something(text: str) -> bool:
+    """Whether `text` has a character a person would see: a title of zero-width spaces is empty."""
+    return any(unicodedata.category(character) not in UNSEEN for character in text)
+
+
 def _within(cleaned: str, *, field: str, limit: int, required: bool) -> str:
     # A page's form or a service's caller may bring what a tool's input model refuses: NUL, a
     # lone surrogate (no store keeps them: PostgreSQL refuses the row).
     problem = json_input.text_problem(cleaned)
     if problem is not None:
         raise invalid(field, problem)
-    if required and not cleaned:
+    if required and not shows_something(cleaned):
         raise FieldRequired(field=field, details={field: [_("is required and cannot be empty")]})
     if len(cleaned) > limit:
         raise invalid(field, _("at most {limit} characters"), limit=limit)
