@@ -37,6 +37,8 @@ from apps.integrations.api import setting
 logger = logging.getLogger(__name__)
 
 API_VERSION = "2010-04-01"
+# A price at or above this is no call's or text message's (Call.price: 10 digits, 5 decimals).
+PRICE_LIMIT = Decimal(10) ** 5
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,14 @@ def price_of(value: Any) -> Decimal | None:
     if value in (None, ""):
         return None
     try:
-        return abs(Decimal(str(value)))
+        price = abs(Decimal(str(value)))
     except InvalidOperation:
         return None
+    # Not a number, infinite, or beyond what a call's cost is kept as (10 digits, 5 decimals):
+    # not kept, rather than failing the callback that reads it.
+    if not price.is_finite() or price >= PRICE_LIMIT:
+        return None
+    return price
 
 
 class Twilio:
@@ -153,7 +160,10 @@ class Twilio:
             ("/OutgoingCallerIds.json", "outgoing_caller_ids"),
         ):
             body = self._request("GET", path, "list the caller ids")
-            for entry in body.get(listed) or []:
+            entries = body.get(listed) or []
+            if not isinstance(entries, list):
+                raise errors.DialerProviderNotJson(what="list the caller ids")
+            for entry in entries:
                 number = entry.get("phone_number") if isinstance(entry, dict) else None
                 if isinstance(number, str) and number not in numbers:
                     numbers.append(number)

@@ -40,6 +40,13 @@ def e164(value: str, *, field: str) -> str:
         raise invalid(field, _("not a phone number; give it as +<country code><number>")) from None
     if not phonenumbers.is_valid_number(number):
         raise invalid(field, _("not a valid phone number; give it as +<country code><number>"))
+    if number.extension:
+        # E.164 has no extension: the number would be called without it, reaching someone else.
+        raise invalid(
+            field,
+            _("has an extension ({extension}), which is not dialled; give the number without it"),
+            extension=number.extension,
+        )
     formatted = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
     where = phonenumbers.region_code_for_number(number) or region
     national = phonenumbers.national_significant_number(number)

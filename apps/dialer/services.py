@@ -253,6 +253,15 @@ def dnc_add(
                     )
             except IntegrityError:
                 entry = DoNotCall.objects.select_for_update().get(number=normalised)
+        live = entry.deleted_at is None and (entry.expires_at is None or entry.expires_at > timezone.now())
+        if live:
+            # Listed again while on the list: why it is there is kept unless a new reason is
+            # given, a STOP texted stays the source, and the entry never ends sooner than it did.
+            reason = reason or entry.reason
+            if entry.source == DoNotCall.Source.SMS_STOP:
+                source = entry.source
+            if entry.expires_at is None or (expires_at is not None and expires_at < entry.expires_at):
+                expires_at = entry.expires_at
         entry.reason, entry.source, entry.expires_at, entry.deleted_at = reason, source, expires_at, None
         entry.save(update_fields=["reason", "source", "expires_at", "deleted_at", "updated_at"])
         return entry
@@ -299,7 +308,13 @@ def pronunciation_save(actor: Any, *, term: str, say_as: str) -> Pronunciation |
 def spoken(text: str) -> str:
     """`text` as the voice says it: each saved term (whole words, any case) replaced by its alias."""
     for entry in Pronunciation.objects.filter(deleted_at__isnull=True).order_by("-term"):
-        text = re.sub(rf"(?<!\w){re.escape(entry.term)}(?!\w)", entry.say_as, text, flags=re.IGNORECASE)
+        # A function, not a template: a backslash in what the voice says is said, not a group.
+        text = re.sub(
+            rf"(?<!\w){re.escape(entry.term)}(?!\w)",
+            lambda _found, alias=entry.say_as: alias,
+            text,
+            flags=re.IGNORECASE,
+        )
     return text
 
 

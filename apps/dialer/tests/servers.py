@@ -39,6 +39,8 @@ class Twilio:
     updates: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     pending: list[Callback] = field(default_factory=list)
     url: str = ""
+    # What IncomingPhoneNumbers.json lists (a test may make it the wrong shape).
+    incoming: Any = None
 
     def _signed(self, url: str, params: dict[str, str]) -> None:
         self.pending.append(Callback(url, params, signature(TOKEN, url, params)))
@@ -148,7 +150,10 @@ def twilio(served: Twilio) -> Iterator[Twilio]:
             if path == f"{base}.json":
                 answer_json(self, 200, {"sid": ACCOUNT, "status": "active", "type": "Full"})
             elif path == f"{base}/IncomingPhoneNumbers.json":
-                answer_json(self, 200, {"incoming_phone_numbers": [{"sid": "PN1", "phone_number": OWNED}]})
+                incoming = (
+                    [{"sid": "PN1", "phone_number": OWNED}] if served.incoming is None else served.incoming
+                )
+                answer_json(self, 200, {"incoming_phone_numbers": incoming})
             elif path == f"{base}/OutgoingCallerIds.json":
                 answer_json(self, 200, {"outgoing_caller_ids": [{"sid": "PN2", "phone_number": VERIFIED}]})
             elif path.startswith(f"{base}/Calls/") and path[len(base) + 7 : -5] in served.calls:

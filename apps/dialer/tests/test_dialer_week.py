@@ -1,0 +1,90 @@
+"""What a week of calling customers found: a pronunciation written with a backslash broke every
+call's voice, a provider's price out of any range (or not a number) failed its status callback, a
+list of caller ids of the wrong shape was a server error, a number added to the do-not-call list
+again lost why (and that the person texted STOP) and could be given an end, and a number with an
+extension was called without it."""
+
+from typing import Any
+
+import pytest
+
+from apps.catalogue.testing import structured, text_of
+from apps.dialer import services
+from apps.dialer.models import Call, DoNotCall
+from apps.dialer.tests.servers import Twilio, twilio
+from apps.dialer.tests.test_dialer import CALLEE, _call_args, dial
+from apps.tenancy import links
+
+
+def ok(user: Any, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    return structured(dial(user, name, arguments))
+
+
+def refused(user: Any, name: str, arguments: dict[str, Any] | None = None) -> str:
+    result = dial(user, name, arguments)
+    assert result["isError"] is True, result
+    return text_of(result)
+
+
+@pytest.fixture
+def served():
+    with twilio(Twilio()) as server:
+        yield server
+
+
+def test_a_pronunciation_with_a_backslash_is_said_as_written(people):
+    admin = people["admin"]
+    saved = ok(admin, "savePronunciation", {"term": "Nguyen", "sayAs": r"Win \1 \d"})
+    assert saved["sayAs"] == r"Win \1 \d"
+    assert services.spoken("Hello Nguyen, about your order") == r"Hello Win \1 \d, about your order"
+
+
+@pytest.mark.parametrize("price", ["-1e12", "Infinity", "NaN", "-0.013e400"])
+def test_a_price_out_of_range_is_not_kept_and_the_call_still_ends(people, served, acme_client, price):
+    placed = ok(people["member"], "makeCall", _call_args())
+    sid = Call.objects.get(pk=placed["id"]).sid
+    served.complete(sid, 30)
+    served.calls[sid]["price"] = price
+    (answer,) = served.deliver(acme_client)
+    assert answer.status_code == 204
+    ended = Call.objects.get(pk=placed["id"])
+    assert (ended.status, ended.duration_seconds, ended.price) == ("completed", 30, None)
+
+
+@pytest.mark.parametrize("incoming", [5, "+12025550143", {"phone_number": "+12025550143"}])
+def test_caller_ids_of_the_wrong_shape_are_the_providers_error(people, incoming):
+    with twilio(Twilio(incoming=incoming)):
+        summary = ok(people["member"], "getDialerSummary")
+        assert summary["callerIds"] == [] and "not the expected JSON" in summary["warnings"][0]
+        said = refused(people["member"], "makeCall", _call_args())
+    assert "not the expected JSON" in said and not Call.objects.exists()
+
+
+def test_adding_a_listed_number_again_keeps_why_and_never_shortens_it(people, served, acme_client):
+    admin = people["admin"]
+    served.inbound(links.page("dialer:sms"), CALLEE, "STOP")
+    served.deliver(acme_client)
+    entry = DoNotCall.objects.get(number=CALLEE)
+    assert (entry.source, entry.reason, entry.expires_at) == ("sms-stop", "texted STOP", None)
+
+    again = ok(
+        admin, "manageDoNotCall", {"action": "add", "number": CALLEE, "expiresAt": "2027-01-31T00:00:00Z"}
+    )
+    (shown,) = again["entries"]
+    assert (shown["source"], shown["reason"], shown["expiresAt"]) == ("sms-stop", "texted STOP", None)
+    entry.refresh_from_db()
+    assert (entry.source, entry.reason, entry.expires_at) == ("sms-stop", "texted STOP", None)
+    # A new reason is kept; the list still blocks the number.
+    ok(admin, "manageDoNotCall", {"action": "add", "number": CALLEE, "reason": "asked again by phone"})
+    entry.refresh_from_db()
+    assert (entry.source, entry.reason) == ("sms-stop", "asked again by phone")
+    assert "do-not-call" in refused(people["member"], "makeCall", _call_args())
+
+
+def test_a_number_with_an_extension_is_refused_not_called_without_it(people, served):
+    said = refused(people["member"], "makeCall", _call_args(to="+44 20 7183 8750 ext. 204"))
+    assert "`to`" in said and "extension" in said
+    assert served.calls == {} and not Call.objects.exists()
+    assert "extension" in refused(
+        people["admin"], "manageDoNotCall", {"action": "add", "number": "+442071838750 x12"}
+    )
