@@ -128,12 +128,15 @@ def event_for_meeting(*, actor: Actor, event_id: int) -> MeetingEvent:
 
 
 def link_meeting(*, actor: Actor, event_id: int, url: str, note: str) -> None:
-    """The meeting at `url` on the event: its location, and `note` (which names the address) at
-    the end of its description unless there already."""
+    """The meeting at `url` on the event: its location unless the event has a place of its own (a
+    room is kept: the meeting is then hybrid), and `note` (which names the address) at the end of
+    its description unless there already."""
     event = Event.objects.fetch(actor, event_id, "change")
     description = event.description if note in event.description else f"{event.description}\n\n{note}".strip()
+    place = event.location.strip()
+    location = place if place and "://" not in place else url[:300]
     services.event_update(
-        actor=actor, event=event, fields={"location": url[:300], "description": description[:10_000]}
+        actor=actor, event=event, fields={"location": location, "description": description[:10_000]}
     )
 
 

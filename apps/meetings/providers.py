@@ -50,6 +50,8 @@ class Invitee:
     email: str
     name: str = ""
     moderator: bool = False
+    # The meeting's maker: the one given the host's own link (Zoom's start_url is their secret).
+    host: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class Jitsi:
         for invitee in invitees:
             token = self.token(room=room, invitee=invitee, starts_at=starts_at, expires_at=expires_at)
             links.append(Link(invitee, f"{join_url}?jwt={quote(token)}", expires_at))
-        host = next((link.url for link in links if link.invitee.moderator), join_url)
+        host = next((link.url for link in links if link.invitee.host), join_url)
         return Made(provider=self.name, room=room, join_url=join_url, host_url=host, links=links)
 
 
@@ -208,17 +210,28 @@ class Zoom:
             headers={"Authorization": f"Bearer {self.access_token()}", "Accept": "application/json"},
         )
         join_url, start_url = data.get("join_url"), data.get("start_url")
-        if not isinstance(join_url, str) or not join_url.startswith("https://"):
+        meeting_id, password = data.get("id"), data.get("password", "")
+        if (
+            not isinstance(join_url, str)
+            or not join_url.startswith("https://")
+            or isinstance(meeting_id, bool)
+            or not isinstance(meeting_id, int | str)
+            or not str(meeting_id).strip()
+            or not isinstance(password, str | int)
+            or isinstance(password, bool)
+        ):
             raise errors.MeetingProviderNotJson(provider=self.name)
         made = Made(
             provider=self.name,
-            room=str(data.get("id", ""))[:200],
+            room=str(meeting_id)[:200],
             join_url=join_url[:500],
             host_url=start_url if isinstance(start_url, str) else join_url,
-            passcode=str(data.get("password", ""))[:50],
+            passcode=str(password)[:50],
         )
+        # The start link signs in as the account's host: the maker's alone, never a guest's, even
+        # one made a moderator (Zoom gives them the host's role once the host assigns it).
         made.links = [
-            Link(invitee, made.host_url if invitee.moderator else join_url, None) for invitee in invitees
+            Link(invitee, made.host_url if invitee.host else join_url, None) for invitee in invitees
         ]
         return made
 
@@ -227,8 +240,15 @@ def provider() -> Provider:
     """The provider the settings pick, or MeetingsNotConfigured."""
     chosen = setting("ATRIUM_MEETINGS_PROVIDER")
     if chosen == "jitsi":
-        if not setting("ATRIUM_MEETINGS_JITSI_DOMAIN"):
+        domain = str(setting("ATRIUM_MEETINGS_JITSI_DOMAIN") or "")
+        if not domain:
             raise errors.MeetingsNotConfigured(provider=chosen, setting="ATRIUM_MEETINGS_JITSI_DOMAIN")
+        if "/" in domain or any(char.isspace() for char in domain):
+            # An address ("https://meet.example.org") would make join links that go nowhere.
+            raise errors.MeetingsNotConfigured(
+                provider=chosen,
+                setting="ATRIUM_MEETINGS_JITSI_DOMAIN to be a host name (meet.example.org), not an address",
+            )
         if bool(setting("ATRIUM_MEETINGS_JITSI_APP_ID")) != bool(setting("ATRIUM_MEETINGS_JITSI_APP_SECRET")):
             raise errors.MeetingsNotConfigured(
                 provider=chosen,

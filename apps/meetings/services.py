@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.calendars import api as calendars
-from apps.core import clean
+from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import FieldRequired, NoCalendar, invalid
 from apps.core.workspaces import has_area
@@ -32,7 +32,9 @@ class Created:
 
 def _invitees(actor: Any, given: list[dict[str, Any]]) -> list[providers.Invitee]:
     """The maker first, as a moderator, then each participant once (by address)."""
-    invitees = [providers.Invitee(email=actor.email.lower(), name=actor.get_full_name(), moderator=True)]
+    invitees = [
+        providers.Invitee(email=actor.email.lower(), name=actor.get_full_name(), moderator=True, host=True)
+    ]
     seen = {invitees[0].email}
     for index, person in enumerate(given):
         email = clean.email(person.get("email"), field=f"participants[{index}].email", required=True)
@@ -68,12 +70,16 @@ def meeting_create(
     if starts_at is None and event is None:
         raise FieldRequired(field="startsAt")
     starts = starts_at or (event.starts_at if event else timezone.now())
+    if starts.tzinfo is None:
+        # A time without an offset is the maker's wall-clock time (their zone, else the workspace's).
+        starts = starts.replace(tzinfo=recurrence.zone_named(getattr(actor, "time_zone", "") or None))
     if minutes is not None:
         ends = starts + timedelta(minutes=minutes)
     elif event is not None and starts_at is None:
         ends = event.ends_at
     else:
         ends = starts + timedelta(hours=1)
+    clean.in_years(ends, field="startsAt")
     if ends <= timezone.now():
         raise invalid(
             "startsAt", _("the meeting would be over already (it ends {end})"), end=ends.isoformat()

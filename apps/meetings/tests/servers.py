@@ -21,8 +21,10 @@ ACCOUNT, CLIENT, SECRET = "acct-1", "client-1", "secret-1"
 class Zoom:
     """The meetings made, the token requests, and a status to answer meetings with."""
 
-    def __init__(self, *, status: int = 201) -> None:
+    def __init__(self, *, status: int = 201, answer: dict[str, Any] | None = None) -> None:
         self.status = status
+        # What a meeting's answer is made of instead (a test may give the wrong shape).
+        self.answer = answer
         self.meetings: list[dict[str, Any]] = []
         self.tokens = 0
         self.url = ""
@@ -76,6 +78,9 @@ def zoom(served: Zoom) -> Iterator[Zoom]:
             asked = json.loads(body)
             served.meetings.append(asked)
             number = 85000000000 + len(served.meetings)
+            if served.answer is not None:
+                answer_json(self, 201, served.answer)
+                return
             answer_json(
                 self,
                 201,
