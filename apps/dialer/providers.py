@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 API_VERSION = "2010-04-01"
 # A price at or above this is no call's or text message's (Call.price: 10 digits, 5 decimals).
 PRICE_LIMIT = Decimal(10) ** 5
+# The longest duration kept, in seconds (a PositiveIntegerField); a call lasts hours at most.
+DURATION_LIMIT = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,15 @@ def price_of(value: Any) -> Decimal | None:
     if not price.is_finite() or price >= PRICE_LIMIT:
         return None
     return price
+
+
+def seconds_of(value: Any) -> int | None:
+    """A call's duration the provider gives ("21"), or None when it is none a call lasts (a
+    duration is kept in a 32-bit column: beyond it, the provider's answer is not believed)."""
+    text = str(value) if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if not text.isdigit() or int(text) > DURATION_LIMIT:
+        return None
+    return int(text)
 
 
 class Twilio:
@@ -195,12 +206,11 @@ class Twilio:
 
     def fetch_call(self, sid: str) -> Priced:
         body = self._request("GET", f"/Calls/{sid}.json", "read the call")
-        duration = body.get("duration")
         return Priced(
             status=str(body.get("status") or "")[:12],
             price=price_of(body.get("price")),
             price_unit=str(body.get("price_unit") or "")[:3],
-            duration=int(duration) if isinstance(duration, str | int) and str(duration).isdigit() else None,
+            duration=seconds_of(body.get("duration")),
         )
 
     def fetch_message(self, sid: str) -> Priced:

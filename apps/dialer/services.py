@@ -390,9 +390,9 @@ def status_callback(params: dict[str, str]) -> None:
     call.status = status
     if params.get("AnsweredBy"):
         call.answered_by = params["AnsweredBy"][:30]
-    duration = params.get("CallDuration", "")
-    if duration.isdigit():
-        call.duration_seconds = int(duration)
+    duration = providers.seconds_of(params.get("CallDuration", ""))
+    if duration is not None:
+        call.duration_seconds = duration
     if status in TERMINAL_CALL:
         call.ended_at = call.ended_at or timezone.now()
         try:

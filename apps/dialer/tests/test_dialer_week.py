@@ -1,8 +1,9 @@
 """What a week of calling customers found: a pronunciation written with a backslash broke every
 call's voice, a provider's price out of any range (or not a number) failed its status callback, a
 list of caller ids of the wrong shape was a server error, a number added to the do-not-call list
-again lost why (and that the person texted STOP) and could be given an end, and a number with an
-extension was called without it."""
+again lost why (and that the person texted STOP) and could be given an end, a number with an
+extension was called without it, and a callback with a duration out of range or a text message with
+a NUL in it failed with a server error (the provider then retries it, and the reply is lost)."""
 
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from apps.catalogue.testing import structured, text_of
 from apps.dialer import services
-from apps.dialer.models import Call, DoNotCall
+from apps.dialer.models import Call, DoNotCall, Message
 from apps.dialer.tests.servers import Twilio, twilio
 from apps.dialer.tests.test_dialer import CALLEE, _call_args, dial
 from apps.tenancy import links
@@ -88,3 +89,21 @@ def test_a_number_with_an_extension_is_refused_not_called_without_it(people, ser
     assert "extension" in refused(
         people["admin"], "manageDoNotCall", {"action": "add", "number": "+442071838750 x12"}
     )
+
+
+def test_a_duration_out_of_range_or_nul_in_a_callback_is_no_server_error(people, served, acme_client):
+    placed = ok(people["member"], "makeCall", _call_args())
+    sid = Call.objects.get(pk=placed["id"]).sid
+    served.complete(sid, 30)
+    made = served.pending.pop()
+    served._signed(made.url, {**made.params, "CallDuration": "99999999999"})
+    served.calls[sid]["duration"] = "99999999999"
+    (answer,) = served.deliver(acme_client)
+    assert answer.status_code == 204
+    ended = Call.objects.get(pk=placed["id"])
+    assert (ended.status, ended.duration_seconds) == ("completed", None)
+
+    served.inbound(links.page("dialer:sms"), CALLEE, "Call me back\x00 after five")
+    (answer,) = served.deliver(acme_client)
+    assert answer.status_code == 200
+    assert Message.objects.get(direction="inbound").body == "Call me back after five"
