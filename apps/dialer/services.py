@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.core import clean
+from apps.core import clean, recurrence
 from apps.core.actors import require
 from apps.core.errors import AppError, invalid
 from apps.dialer import errors, providers, rules
@@ -222,6 +222,14 @@ def sms_send(actor: Any, *, to: str, body: str, caller_id: str = "", callee_time
     )
 
 
+def aware(actor: Any, value: datetime | None) -> datetime | None:
+    """`value` as given, or, without an offset, a wall-clock time in the person's zone (their own,
+    else the workspace's)."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=recurrence.zone_named(getattr(actor, "time_zone", "") or None))
+
+
 # --- the do-not-call list and pronunciations ---------------------------------------------------------
 
 
@@ -237,6 +245,7 @@ def dnc_add(
         require(actor, DialerPerm.MANAGE)
     normalised = rules.e164(number, field="number")
     reason = clean.text(reason, field="reason", limit=300)
+    expires_at = aware(actor, expires_at)
     if expires_at is not None and expires_at <= timezone.now():
         raise invalid("expiresAt", _("must be in the future"))
     with transaction.atomic():

@@ -346,6 +346,7 @@ def search_call_logs(
         calls, messages = calls.filter(said), messages.filter(written)
     if status:
         calls, messages = calls.filter(status=status), messages.filter(status=status)
+    since = services.aware(ctx.actor, since)
     if since:
         calls, messages = calls.filter(created_at__gte=since), messages.filter(created_at__gte=since)
     if kind == "sms":

@@ -3,7 +3,8 @@ call's voice, a provider's price out of any range (or not a number) failed its s
 list of caller ids of the wrong shape was a server error, a number added to the do-not-call list
 again lost why (and that the person texted STOP) and could be given an end, a number with an
 extension was called without it, and a callback with a duration out of range or a text message with
-a NUL in it failed with a server error (the provider then retries it, and the reply is lost)."""
+a NUL in it failed with a server error (the provider then retries it, and the reply is lost), and
+a do-not-call entry's end given without an offset was a server error."""
 
 from typing import Any
 
@@ -107,3 +108,12 @@ def test_a_duration_out_of_range_or_nul_in_a_callback_is_no_server_error(people,
     (answer,) = served.deliver(acme_client)
     assert answer.status_code == 200
     assert Message.objects.get(direction="inbound").body == "Call me back after five"
+
+
+def test_times_without_an_offset_are_read_in_the_persons_zone(people, served):
+    admin = people["admin"]
+    added = ok(
+        admin, "manageDoNotCall", {"action": "add", "number": CALLEE, "expiresAt": "2027-06-01T00:00:00"}
+    )
+    assert added["entries"][0]["expiresAt"].startswith("2027-0")
+    assert ok(admin, "searchCallLogs", {"since": "2026-01-01T00:00:00"})["total"] == 0
