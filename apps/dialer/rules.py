@@ -1,6 +1,6 @@
 """The rules every call and text message passes before anything leaves the service: E.164
 numbers, emergency and premium numbers refused, calling hours at the callee's location, STOP
-words, text-message segments."""
+and START words, text-message segments."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +19,9 @@ from apps.dialer import errors
 STOP_WORDS = frozenset(
     {"STOP", "STOPALL", "QUIT", "END", "REVOKE", "OPT OUT", "OPTOUT", "CANCEL", "UNSUBSCRIBE"}
 )
+# What a person texts to receive messages again after a STOP (the provider's opt-in words; not a
+# bare YES, which answers any question).
+START_WORDS = frozenset({"START", "UNSTOP"})
 GSM7 = frozenset(
     "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§"
     "¿abcdefghijklmnopqrstuvwxyzäöñüà^{}\\[~]|€"
@@ -109,8 +112,16 @@ def check_hours(number: str, zones: list[str], now: datetime) -> None:
         )
 
 
+def _word(text: str) -> str:
+    return " ".join(text.strip().upper().replace("-", " ").split()).rstrip(".!")
+
+
 def is_stop(text: str) -> bool:
-    return " ".join(text.strip().upper().replace("-", " ").split()).rstrip(".!") in STOP_WORDS
+    return _word(text) in STOP_WORDS
+
+
+def is_start(text: str) -> bool:
+    return _word(text) in START_WORDS
 
 
 def segments(text: str) -> int:

@@ -264,11 +264,11 @@ def dnc_add(
                 entry = DoNotCall.objects.select_for_update().get(number=normalised)
         live = entry.deleted_at is None and (entry.expires_at is None or entry.expires_at > timezone.now())
         if live:
-            # Listed again while on the list: why it is there is kept unless a new reason is
-            # given, a STOP texted stays the source, and the entry never ends sooner than it did.
-            reason = reason or entry.reason
-            if entry.source == DoNotCall.Source.SMS_STOP:
-                source = entry.source
+            # Listed again while on the list: why it is there (and whether the person texted STOP,
+            # which START undoes) is kept unless a new reason is given, and the entry never ends
+            # sooner than it did.
+            if not reason:
+                reason, source = entry.reason, entry.source
             if entry.expires_at is None or (expires_at is not None and expires_at < entry.expires_at):
                 expires_at = entry.expires_at
         entry.reason, entry.source, entry.expires_at, entry.deleted_at = reason, source, expires_at, None
@@ -453,7 +453,12 @@ def inbound_message(params: dict[str, str]) -> Message | None:
             "created_by": last.created_by if last is not None else None,
         },
     )
-    if rules.is_stop(body):
+    if rules.is_start(body):
+        # START undoes the sender's own STOP, not an entry a person of the workspace made.
+        entry = blocked(rules.searched_number(sender))
+        if entry is not None and entry.source == DoNotCall.Source.SMS_STOP:
+            entry.trash(None)
+    elif rules.is_stop(body):
         try:
             dnc_add(
                 None,

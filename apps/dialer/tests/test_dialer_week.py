@@ -4,7 +4,8 @@ list of caller ids of the wrong shape was a server error, a number added to the 
 again lost why (and that the person texted STOP) and could be given an end, a number with an
 extension was called without it, and a callback with a duration out of range or a text message with
 a NUL in it failed with a server error (the provider then retries it, and the reply is lost), and
-a do-not-call entry's end given without an offset was a server error."""
+a do-not-call entry's end given without an offset was a server error; and a person who texted
+START after STOP stayed on the list for good."""
 
 from typing import Any
 
@@ -79,7 +80,7 @@ def test_adding_a_listed_number_again_keeps_why_and_never_shortens_it(people, se
     # A new reason is kept; the list still blocks the number.
     ok(admin, "manageDoNotCall", {"action": "add", "number": CALLEE, "reason": "asked again by phone"})
     entry.refresh_from_db()
-    assert (entry.source, entry.reason) == ("sms-stop", "asked again by phone")
+    assert (entry.source, entry.reason) == ("manual", "asked again by phone")
     assert "do-not-call" in refused(people["member"], "makeCall", _call_args())
 
 
@@ -117,3 +118,20 @@ def test_times_without_an_offset_are_read_in_the_persons_zone(people, served):
     )
     assert added["entries"][0]["expiresAt"].startswith("2027-0")
     assert ok(admin, "searchCallLogs", {"since": "2026-01-01T00:00:00"})["total"] == 0
+
+
+def test_start_after_stop_lets_text_messages_through_again_but_not_past_a_manual_entry(
+    people, served, acme_client
+):
+    member, admin = people["member"], people["admin"]
+    texted = {"to": CALLEE, "body": "Your parcel is ready", "calleeTimeZone": _call_args()["calleeTimeZone"]}
+    served.inbound(links.page("dialer:sms"), CALLEE, "STOP")
+    served.inbound(links.page("dialer:sms"), CALLEE, "Start")
+    served.deliver(acme_client)
+    assert ok(member, "sendSms", texted)["status"] == "queued"
+    assert ok(admin, "manageDoNotCall", {"action": "check", "number": CALLEE})["listed"] is False
+
+    ok(admin, "manageDoNotCall", {"action": "add", "number": CALLEE, "reason": "asked by letter"})
+    served.inbound(links.page("dialer:sms"), CALLEE, "UNSTOP")
+    served.deliver(acme_client)
+    assert "asked by letter" in refused(member, "sendSms", texted)
