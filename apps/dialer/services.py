@@ -317,13 +317,9 @@ def pronunciation_save(actor: Any, *, term: str, say_as: str) -> Pronunciation |
 def spoken(text: str) -> str:
     """`text` as the voice says it: each saved term (whole words, any case) replaced by its alias."""
     for entry in Pronunciation.objects.filter(deleted_at__isnull=True).order_by("-term"):
-        # A function, not a template: a backslash in what the voice says is said, not a group.
-        text = re.sub(
-            rf"(?<!\w){re.escape(entry.term)}(?!\w)",
-            lambda _found, alias=entry.say_as: alias,
-            text,
-            flags=re.IGNORECASE,
-        )
+        # The alias as a template with its backslashes escaped: said as written, never a group.
+        alias = entry.say_as.replace("\\", "\\\\")
+        text = re.sub(rf"(?<!\w){re.escape(entry.term)}(?!\w)", alias, text, flags=re.IGNORECASE)
     return text
 
 

@@ -76,8 +76,16 @@ class Provider(Protocol):
     name: str
 
     def create(
-        self, *, title: str, starts_at: datetime, ends_at: datetime, invitees: list[Invitee]
-    ) -> Made: ...
+        self,
+        *,
+        title: str,
+        starts_at: datetime,
+        ends_at: datetime,
+        invitees: list[Invitee],
+        time_zone: str = "UTC",
+    ) -> Made:
+        """`time_zone`: the maker's, the zone the provider shows the meeting in."""
+        ...
 
 
 def room_name() -> str:
@@ -112,7 +120,15 @@ class Jitsi:
         }
         return jwt.encode(claims, self.secret, algorithm="HS256")
 
-    def create(self, *, title: str, starts_at: datetime, ends_at: datetime, invitees: list[Invitee]) -> Made:
+    def create(
+        self,
+        *,
+        title: str,
+        starts_at: datetime,
+        ends_at: datetime,
+        invitees: list[Invitee],
+        time_zone: str = "UTC",
+    ) -> Made:
         room = room_name()
         join_url = f"https://{self.domain}/{room}"
         if not (self.app_id and self.secret):
@@ -188,14 +204,23 @@ class Zoom:
         )
         return token
 
-    def create(self, *, title: str, starts_at: datetime, ends_at: datetime, invitees: list[Invitee]) -> Made:
+    def create(
+        self,
+        *,
+        title: str,
+        starts_at: datetime,
+        ends_at: datetime,
+        invitees: list[Invitee],
+        time_zone: str = "UTC",
+    ) -> Made:
         minutes = max(1, int((ends_at - starts_at).total_seconds() // 60))
         body = {
             "topic": title[:200],
             "type": 2,
             "start_time": starts_at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "duration": minutes,
-            "timezone": "UTC",
+            # start_time is UTC (its Z); the zone is the one Zoom shows the meeting in.
+            "timezone": time_zone,
             "settings": {
                 "join_before_host": False,
                 "waiting_room": True,

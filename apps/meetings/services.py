@@ -70,9 +70,10 @@ def meeting_create(
     if starts_at is None and event is None:
         raise FieldRequired(field="startsAt")
     starts = starts_at or (event.starts_at if event else timezone.now())
+    zone = recurrence.zone_named(getattr(actor, "time_zone", "") or None)
     if starts.tzinfo is None:
         # A time without an offset is the maker's wall-clock time (their zone, else the workspace's).
-        starts = starts.replace(tzinfo=recurrence.zone_named(getattr(actor, "time_zone", "") or None))
+        starts = starts.replace(tzinfo=zone)
     if minutes is not None:
         ends = starts + timedelta(minutes=minutes)
     elif event is not None and starts_at is None:
@@ -88,7 +89,7 @@ def meeting_create(
         participants = [{"email": guest.email, "name": guest.name} for guest in event.guests]
     invitees = _invitees(actor, participants or [])
     provider = providers.provider()
-    made = provider.create(title=title, starts_at=starts, ends_at=ends, invitees=invitees)
+    made = provider.create(title=title, starts_at=starts, ends_at=ends, invitees=invitees, time_zone=zone.key)
     with transaction.atomic():
         meeting = Meeting.objects.create(
             provider=made.provider,

@@ -1,7 +1,8 @@
 """What a week of scheduling and holding video meetings found: a Zoom answer of the wrong shape kept
 a meeting with no room, a colleague made a moderator was handed the host's own start link (Zoom's
 host secret), putting a meeting on an event with a room wiped that room from the event, and a
-Jitsi domain given as an address made join links that go nowhere."""
+Jitsi domain given as an address made join links that go nowhere; a start time without an offset
+was a server error, and Zoom showed every meeting in UTC, not in its maker's time zone."""
 
 from datetime import timedelta
 
@@ -87,3 +88,14 @@ def test_a_time_without_an_offset_is_read_and_far_times_refused(people):
             )
             assert "startsAt" in said
     assert Meeting.objects.count() == 1
+
+
+def test_zoom_shows_the_meeting_in_the_makers_time_zone(people):
+    member = people["member"]
+    member.time_zone = "Europe/Berlin"
+    member.save(update_fields=["time_zone"])
+    with zoom(Zoom()) as served:
+        ok(member, "createProviderMeeting", {"title": "Berlin sync", "startsAt": "2027-03-01T09:00:00"})
+    (sent,) = served.meetings
+    # Zoom reads start_time ending in Z as UTC and shows the meeting in `timezone`.
+    assert (sent["start_time"], sent["timezone"]) == ("2027-03-01T08:00:00Z", "Europe/Berlin")
