@@ -193,13 +193,21 @@ def _failed_on_server(run: Run, reason: str) -> None:
 
 
 def _owner(listener: Listener) -> Any:
-    """The owner as they are now (role and all), or _Stop when nobody may act."""
+    """The owner as they are now (role and all), or _Stop when nobody may act: the listener is
+    then paused, so that its triggers make no more runs that cannot run (someone who may
+    activate it takes it over, or disables it)."""
+    owner = None
+    if listener.owner_id is not None:
+        owner = get_user_model().objects.select_related("role").filter(pk=listener.owner_id).first()
+    if owner is not None and owner.is_active:
+        return owner
+    Listener.objects.filter(pk=listener.pk, status=Listener.Status.ACTIVE).update(
+        status=Listener.Status.PAUSED, next_run_at=None
+    )
+    logger.info("listener %s paused: its owner is gone or no longer active", listener.pk)
     if listener.owner_id is None:
         raise _Stop(Status.FAILED, _("The listener has no owner any more; nothing acts for nobody."))
-    owner = get_user_model().objects.select_related("role").filter(pk=listener.owner_id).first()
-    if owner is None or not owner.is_active:
-        raise _Stop(Status.FAILED, _("The listener's owner is no longer active; nothing ran."))
-    return owner
+    raise _Stop(Status.FAILED, _("The listener's owner is no longer active; nothing ran."))
 
 
 def _steps(run: Run, listener: Listener) -> None:

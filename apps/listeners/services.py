@@ -89,6 +89,7 @@ def _apply(actor: Actor, listener: Listener, fields: dict[str, Any], creating: b
         listener.name = clean.text(fields.get("name", listener.name), field="name", limit=200, required=True)
     if "description" in fields:
         listener.description = clean.long_text(fields["description"], field="description", limit=2000)
+    was = listener.trigger_kind
     if "trigger_kind" in fields:
         if (
             not creating
@@ -100,7 +101,11 @@ def _apply(actor: Actor, listener: Listener, fields: dict[str, Any], creating: b
             )
         listener.trigger_kind = fields["trigger_kind"]
     if "trigger" in fields or "trigger_kind" in fields:
-        listener.trigger = _trigger(listener.trigger_kind, fields.get("trigger", listener.trigger))
+        given = fields.get("trigger", listener.trigger)
+        if not creating and listener.trigger_kind == was and isinstance(given, dict):
+            # The same kind changed in part (a schedule's zone alone): what it does not name stays.
+            given = {**listener.trigger, **given}
+        listener.trigger = _trigger(listener.trigger_kind, given)
     if "filter" in fields:
         condition = clean.text(fields["filter"] or "", field="filter", limit=1000)
         if condition:

@@ -73,3 +73,41 @@ def test_a_webhook_body_the_database_cannot_keep_is_a_clear_400(people, acme_cli
         )
         assert answer.status_code == 400 and answer.json()["detail"]
     assert not Run.objects.filter(listener=listener).exists()
+
+
+def test_a_trigger_changed_in_part_keeps_what_it_does_not_name(people):
+    member = people["member"]
+    listener = ListenerFactory(
+        actor=member,
+        name="Mondays",
+        trigger_kind="schedule",
+        trigger={"cron": "0 9 * * 1", "zone": "Europe/Paris"},
+    )
+    ok(
+        member,
+        "updateListener",
+        {"listenerId": listener.pk, "changes": {"trigger": {"kind": "schedule", "zone": "Asia/Tokyo"}}},
+    )
+    listener.refresh_from_db()
+    assert listener.trigger == {"cron": "0 9 * * 1", "zone": "Asia/Tokyo"}
+    # Another kind of trigger starts afresh: nothing of the schedule is kept.
+    record = {"kind": "record", "entityType": "task"}
+    ok(member, "updateListener", {"listenerId": listener.pk, "changes": {"trigger": record}})
+    listener.refresh_from_db()
+    assert listener.trigger == {"entityType": "task", "events": ["created", "updated"], "fields": []}
+
+
+def test_a_listener_whose_owner_left_is_paused_at_its_first_run(people):
+    from apps.listeners import runner
+    from apps.listeners.tests.factories import active
+
+    leaver = people["admin"]
+    listener = active(leaver, name="Weekly digest")
+    run = services.listener_trigger(actor=leaver, listener=listener, payload={})
+    type(leaver).objects.filter(pk=leaver.pk).update(is_active=False)
+
+    assert runner.run(run.pk) == "failed"
+
+    listener.refresh_from_db()
+    assert listener.status == "paused"
+    assert "no longer active" in Run.objects.get(pk=run.pk).error
