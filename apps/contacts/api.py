@@ -46,6 +46,7 @@ __all__ = [
     "link",
     "not_found",
     "organisation",
+    "phones_by_email",
     "visible",
 ]
 
@@ -53,6 +54,15 @@ __all__ = [
 def not_found(contact_id: int) -> AppError:
     """The error for a contact id the actor may not see (or that does not exist)."""
     return Contact.access.not_found(Contact, contact_id)
+
+
+def phones_by_email(address: str) -> list[str]:
+    """The phone numbers, as written, of every contact with this e-mail address (any case),
+    whoever's: what a data-rights request about the address finds elsewhere by number."""
+    if not address:
+        return []
+    rows = Contact._base_manager.filter(email__iexact=address).values_list("phone", "mobile")
+    return list(dict.fromkeys(number for numbers in rows for number in numbers if number))
 
 
 def contact_by_email(reader: Actor | Anyone | None, address: str) -> Contact | None:

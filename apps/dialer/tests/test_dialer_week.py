@@ -135,3 +135,27 @@ def test_start_after_stop_lets_text_messages_through_again_but_not_past_a_manual
     served.inbound(links.page("dialer:sms"), CALLEE, "UNSTOP")
     served.deliver(acme_client)
     assert "asked by letter" in refused(member, "sendSms", texted)
+
+
+def test_the_calls_to_a_contacts_number_are_found_by_their_data_rights_request(acme, people):
+    import io
+    import json
+
+    from apps.contacts.tests.factories import ContactFactory
+    from apps.datarights.personal_data import personal_data_erase, personal_data_export
+    from apps.dialer.tests.factories import placed_call, sent_message
+
+    member = people["member"]
+    ContactFactory(actor=member, first_name="Ines", email="ines@buyer.example", phone="+44 20 7183 8750")
+    call = placed_call(member, to="+442071838750", contact_name="Ines")
+    placed_call(member, to="+442071838751", contact_name="Someone else")
+    sent_message(member, to="+442071838750")
+
+    out = io.BytesIO()
+    personal_data_export(workspace=acme, email="ines@buyer.example", out=out, performed_by="test")
+    records = json.loads(out.getvalue())["records"]
+    assert [row["contact_name"] for row in records["dialer.call"]] == ["Ines"]
+    assert len(records["dialer.message"]) == 1
+    # Erased, the contact goes; the call stays in the log of who made it.
+    personal_data_erase(workspace=acme, email="ines@buyer.example", performed_by="test")
+    assert Call.objects.get(pk=call.pk).created_by_id == member.pk
