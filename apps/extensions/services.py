@@ -231,9 +231,10 @@ def build_validate(*, actor: Any, build: Build) -> Build:
         declared=project.scopes,
         shapes=selectors.shape_keys(),
     )
-    build.manifest = report.manifest
-    build.version = str(report.manifest.get("version", ""))[:64]
-    build.report = report.as_json()
+    # What the bundle says is kept as PostgreSQL can keep it (a NUL in the manifest would stop it).
+    build.manifest = clean.storable_json(report.manifest)
+    build.version = clean.storable(str(report.manifest.get("version", "")))[:64]
+    build.report = clean.storable_json(report.as_json())
     build.status = Build.Status.APPROVED if report.ok else Build.Status.REJECTED
     build.validated_at = timezone.now()
     build.save()
