@@ -318,6 +318,15 @@ def _delete_files(schema_name: str, stored: Iterable[tuple[Any, str]]) -> None:
             storage.delete(name)
 
 
+def delete_files_when_kept(stored: Iterable[tuple[Any, str]]) -> None:
+    """Files on a storage (`(storage, name)`) deleted once the erasure that calls this is kept:
+    for an `erase` rule of its own whose rows name files in plain text fields."""
+    stored = list(stored)
+    if stored:
+        schema_name = connection.schema_name
+        transaction.on_commit(lambda: _delete_files(schema_name, stored))
+
+
 # --- the registry -----------------------------------------------------------------------------
 
 _handlers: dict[str, Handler] = {}

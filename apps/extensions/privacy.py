@@ -5,7 +5,11 @@ bundles and their reports, about nobody."""
 
 from typing import Any
 
+from django.core.files.storage import default_storage
+from django.db.models import QuerySet
+
 from apps.core import privacy, sharing
+from apps.core.records import Visibility
 from apps.extensions.models import Build, Chunk, Project, Upload
 
 
@@ -22,12 +26,25 @@ def _export(project: Any) -> dict[str, Any]:
     }
 
 
+def _erase(rows: QuerySet[Project]) -> int:
+    """`sharing.erase_owned`, and the bytes of the private projects it deletes (their logo, their
+    builds' bundles and their uploads' chunks) taken off the storage once the erasure is kept."""
+    erased = rows.filter(visibility=Visibility.PRIVATE)
+    names = [name for name in erased.values_list("logo", flat=True) if name]
+    names += list(Build.objects.filter(project__in=erased).values_list("bundle", flat=True))
+    chunks = Chunk.objects.filter(upload__project__in=erased).select_related("upload")
+    names += [chunk.path for chunk in chunks]
+    count = sharing.erase_owned(rows)
+    privacy.delete_files_when_kept((default_storage, name) for name in names)
+    return count
+
+
 privacy.register(
     Project,
     user="owner",
     export=_export,
     soft_delete=sharing.trash_private,
-    erase=sharing.erase_owned,
+    erase=_erase,
     order=50,
 )
 privacy.not_personal(Upload, reason="a bundle's upload in progress: sizes, hashes and an expiry")
