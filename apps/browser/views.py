@@ -52,6 +52,9 @@ def end(request: AuthenticatedHttpRequest, session_id: int) -> HttpResponse:
         )
         if session is None:
             raise Http404
-        services.end(session, _("ended by {person}").format(person=request.user.email))
+        # Who ended it is said by role, never by address: the row is its owner's, kept after
+        # the person who ended it is erased.
+        by_owner = session.owner_id == request.user.pk
+        services.end(session, _("ended by its owner") if by_owner else _("ended by an administrator"))
     messages.success(request, _("The browser session is ended."))
     return redirect("browser:sessions")
