@@ -70,3 +70,10 @@ class ValueNeeded(ValidationFailed):
 class NotFillable(ValidationFailed):
     code = "BROWSER_NOT_FILLABLE"
     msg_format = _("{ref} is a {role}, which takes no typed text; click or select it instead.")
+
+
+class VaultOnlyFills(ValidationFailed):
+    code = "BROWSER_VAULT_ONLY_FILLS"
+    msg_format = _(
+        "A vault reference only fills a field (action fill); {action} takes no secret. Nothing was done."
+    )

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from pydantic import Field
 
-from apps.browser import services
+from apps.browser import errors, services
 from apps.browser.permissions import BrowserPerm
 from apps.catalogue.dispatch import ToolContext
 from apps.catalogue.registry import Marker, tool
@@ -177,9 +177,16 @@ def browser_extract(
     )
 
 
+def _vault_fills(action: str, value: str) -> None:
+    """A vault reference is typed into a field, nothing else: refused before the vault is asked."""
+    if value.startswith(VAULT) and action != "fill":
+        raise errors.VaultOnlyFills(action=action)
+
+
 def _submits(
     ctx: ToolContext, *, session_id: str, ref: str, action: str, value: str = "", key: str = ""
 ) -> bool:
+    _vault_fills(action, value)
     session = services.session_of(actor=ctx.actor, handle=session_id, lock=False)
     services.check_interaction(session, ref=ref, action=action, value=value, key=key)
     if value.startswith(VAULT):
@@ -208,6 +215,7 @@ def browser_interact(
 ) -> PlaceOut:
     """Click, fill, select, check or press on an element by its ref from browserExamine. A secret
     is filled from the vault by reference, never typed. Submitting a form asks a person first."""
+    _vault_fills(action, value)
     secret = None
     if value.startswith(VAULT):
         session = services.session_of(actor=ctx.actor, handle=session_id)

@@ -7,6 +7,9 @@ from django.urls import reverse
 
 from apps.browser.models import BrowserAction, BrowserSession
 from apps.browser.tests.factories import session_row
+from apps.catalogue.testing import refused
+from apps.vaults.models import VaultUse
+from apps.vaults.tests.factories import item
 
 
 def test_an_admin_ending_a_session_leaves_no_address_of_theirs_in_it(people, acme_client):
@@ -20,3 +23,14 @@ def test_an_admin_ending_a_session_leaves_no_address_of_theirs_in_it(people, acm
     assert admin.email not in session.ended_why and not any(admin.email in line for line in logged)
     acme_client.force_login(member)
     assert admin.email not in acme_client.get(reverse("browser:sessions")).content.decode()
+
+
+def test_a_vault_reference_is_only_for_filling(people):
+    member = people["member"]
+    secret = item(member, name="Portal password", value="hunter2-kestrel", allowed_hosts=["example.org"])
+    session = session_row(member)
+    for action, more in (("select", {}), ("press", {"key": "Enter"}), ("click", {})):
+        arguments = {"sessionId": session.handle, "ref": "s1e1", "action": action, **more}
+        message = refused(member, "browserInteract", {**arguments, "value": f"vault:item/{secret.pk}"})
+        assert "only fills" in message and "hunter2" not in message
+    assert not VaultUse.objects.filter(item=secret).exists()
