@@ -259,8 +259,13 @@ def interact(
             raise errors.StaleRef(ref=ref, snapshot=session.snapshot)
         if action == "click":
             target.click()
+        elif action == "fill" and secret is not None:
+            # Marked so that browserExamine never answers it back (snapshot.ELEMENTS), even in a
+            # field that is not a password's.
+            target.evaluate("(el) => el.setAttribute('data-atrium-secret', '')")
+            target.fill(secret)
         elif action == "fill":
-            target.fill(secret if secret is not None else value)
+            target.fill(value)
         elif action == "select":
             target.select_option(label=value)
         elif action == "check":

@@ -65,7 +65,9 @@ ELEMENTS = """
     if (role === 'checkbox' || role === 'radio') item.checked = !!el.checked;
     if (el.disabled) item.disabled = true;
     if (['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName)) {
-      item.value = (el.type || '').toLowerCase() === 'password' ? (el.value ? '••••' : '') : text(el.value);
+      // A field a vault secret was typed into is shown like a password, whatever its type.
+      const hidden = (el.type || '').toLowerCase() === 'password' || el.hasAttribute('data-atrium-secret');
+      item.value = hidden ? (el.value ? '••••' : '') : text(el.value);
     }
     if (el.tagName === 'SELECT') item.options = Array.from(el.options).slice(0, 30).map((o) => text(o.text));
     found.push(item);

@@ -1,13 +1,18 @@
 """What a week of agent browsing found: an administrator who ended a person's session left their
 own e-mail address in that person's session record and log (kept after the administrator is
 erased), and a vault reference given to an action other than fill (select, press) would be
-resolved, and its use audited, though nothing types it. None of these start a browser."""
+resolved, and its use audited, though nothing types it; a vault secret typed into a field that is not
+a password's (an API key's, a page's "E-mail") was answered back in clear by the next examination.
+Only the last starts a browser."""
 
+import pytest
 from django.urls import reverse
 
+from apps.browser import engine
 from apps.browser.models import BrowserAction, BrowserSession
 from apps.browser.tests.factories import session_row
-from apps.catalogue.testing import refused
+from apps.browser.tests.sites import ended_after, portal
+from apps.catalogue.testing import ok, refused
 from apps.vaults.models import VaultUse
 from apps.vaults.tests.factories import item
 
@@ -34,3 +39,22 @@ def test_a_vault_reference_is_only_for_filling(people):
         message = refused(member, "browserInteract", {**arguments, "value": f"vault:item/{secret.pk}"})
         assert "only fills" in message and "hunter2" not in message
     assert not VaultUse.objects.filter(item=secret).exists()
+
+
+@pytest.mark.skipif(not engine.os.path.exists("/usr/bin/chromium"), reason="no Chromium here")
+def test_a_vault_secret_typed_into_a_plain_field_is_never_answered_back(people):
+    member = people["member"]
+    with portal() as site, ended_after():
+        secret = item(member, name="Portal key", value="kestrel-api-7731", allowed_hosts=["127.0.0.1"])
+        session = ok(member, "startBrowserSession")["sessionId"]
+        ok(member, "browserNavigate", {"sessionId": session, "url": f"{site.url}/login"})
+        shown = ok(member, "browserExamine", {"sessionId": session})
+        email = next(e["ref"] for e in shown["elements"] if e["name"] == "E-mail")
+        ok(
+            member,
+            "browserInteract",
+            {"sessionId": session, "ref": email, "action": "fill", "value": f"vault:item/{secret.pk}"},
+        )
+        again = ok(member, "browserExamine", {"sessionId": session})
+        assert "kestrel-api" not in str(again)
+        assert next(e for e in again["elements"] if e["name"] == "E-mail")["value"] == "••••"
