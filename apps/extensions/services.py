@@ -66,7 +66,10 @@ def _apply(actor: Any, project: Project, fields: dict[str, Any], creating: bool)
                 locales.append(tag)
         project.locales = locales
     if "visibility" in fields:
-        project.visibility = fields["visibility"] or "workspace"
+        # Never cleared: a null would make a private project the whole workspace's.
+        if fields["visibility"] not in ("workspace", "private"):
+            raise invalid("visibility", _("is workspace or private; it cannot be cleared"))
+        project.visibility = fields["visibility"]
 
 
 def project_propose(*, actor: Any, fields: dict[str, Any]) -> Project:

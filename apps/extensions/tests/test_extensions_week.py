@@ -1,12 +1,13 @@
 """What a week of building extensions found: a bundle whose manifest carries a NUL character
 (written by a coding agent's tooling) answered a server error instead of a report, and erasing a
-person left the logo and bundle bytes of their private projects on the storage."""
+person left the logo and bundle bytes of their private projects on the storage; a null visibility
+(null clears a field) made a private project the whole workspace's."""
 
 import base64
 
 from django.core.files.storage import default_storage
 
-from apps.catalogue.testing import ok
+from apps.catalogue.testing import ok, refused
 from apps.core.workspaces import current_workspace
 from apps.datarights.personal_data import personal_data_erase
 from apps.extensions import services
@@ -42,3 +43,12 @@ def test_erasing_a_person_deletes_their_private_projects_files(people, django_ca
     assert not any(default_storage.exists(name) for name in names)
     # The workspace's project stays, with its bundle.
     assert default_storage.exists(kept.bundle) and Project.objects.get(pk=shared.pk).owner_id is None
+
+
+def test_a_null_visibility_does_not_make_a_private_project_the_workspaces(people):
+    member, viewer = people["member"], people["viewer"]
+    project = declared(member, name="Salary review board", visibility="private")
+    message = refused(member, "setExtensionMeta", {"projectId": project.pk, "changes": {"visibility": None}})
+    assert "visibility" in message
+    assert Project.objects.get(pk=project.pk).visibility == "private"
+    assert "was not found" in refused(viewer, "getExtensionStatus", {"projectId": project.pk})
