@@ -72,6 +72,14 @@ class NotFillable(ValidationFailed):
     msg_format = _("{ref} is a {role}, which takes no typed text; click or select it instead.")
 
 
+class PageMovedBeforeSecret(Conflict):
+    code = "BROWSER_PAGE_MOVED"
+    msg_format = _(
+        "The page went to {host} by itself after it was examined on {seen}: the vault secret, kept "
+        "for {seen}, was not typed. Call browserExamine to see where it is now."
+    )
+
+
 class VaultOnlyFills(ValidationFailed):
     code = "BROWSER_VAULT_ONLY_FILLS"
     msg_format = _(

@@ -260,6 +260,11 @@ def interact(
         if action == "click":
             target.click()
         elif action == "fill" and secret is not None:
+            # The secret was resolved for the host the session was last seen on: a page that has
+            # sent itself elsewhere since (a timer, a script) gets nothing.
+            live, seen = urlsplit(page.url).hostname or "", urlsplit(session.url).hostname or ""
+            if live != seen:
+                raise errors.PageMovedBeforeSecret(host=live, seen=seen)
             # Marked so that browserExamine never answers it back (snapshot.ELEMENTS), even in a
             # field that is not a password's.
             target.evaluate("(el) => el.setAttribute('data-atrium-secret', '')")

