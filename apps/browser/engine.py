@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -129,6 +129,15 @@ def stop(pid: int, profile: str) -> None:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def shown(url: str) -> str:
+    """`url` without a user name or password in it (`https://ana:pw@host/` is `https://host/`):
+    what a session, its log and an answer keep of an address."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+
+
 def refusal(url: str, checked: dict[str, str | None] | None = None) -> str | None:
     """Why the browser may not load `url` (None: it may); `checked` remembers hosts already seen
     in this call."""
@@ -137,6 +146,11 @@ def refusal(url: str, checked: dict[str, str | None] | None = None) -> str | Non
         return None
     if parts.scheme not in {"http", "https"}:
         return _("only http and https addresses are opened.")
+    if "@" in parts.netloc:
+        return _(
+            "an address with a user name or password in it is not opened: open the page, and fill "
+            "its password from the vault (vault:item/<id>)."
+        )
     key = f"{parts.scheme}://{parts.netloc}"
     if checked is not None and key in checked:
         return checked[key]

@@ -133,7 +133,7 @@ def _process(session: BrowserSession) -> engine.Process:
 def _touch(session: BrowserSession, url: str, title: str, **more: Any) -> None:
     """The session's page as the call left it (saved after the call lets go of the browser: the
     Playwright connection runs an event loop, in which the database is not used)."""
-    session.url = url[:2000]
+    session.url = engine.shown(url)[:2000]
     session.title = (title or "")[:300]
     session.last_used_at = timezone.now()
     for name, value in more.items():
@@ -154,11 +154,11 @@ class Where:
 
 @transaction.atomic
 def navigate(*, actor: Actor, handle: str, url: str) -> Where:
-    session = session_of(actor=actor, handle=handle)
     why = engine.refusal(url)
     if why is not None:
         # The refusal is in the log of tool calls (the call's own rows are rolled back with it).
-        raise errors.UrlRefused(url=url, reason=why)
+        raise errors.UrlRefused(url=engine.shown(url), reason=why)
+    session = session_of(actor=actor, handle=handle)
     with engine.page_of(_process(session)) as page:
         response = page.goto(url, wait_until="load")
         status = response.status if response is not None else None

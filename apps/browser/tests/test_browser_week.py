@@ -82,3 +82,13 @@ def test_a_vault_secret_is_not_typed_into_a_page_that_moved_to_another_host(peop
         )
         assert "localhost" in said and "kestrel-pass" not in said
         assert not any("kestrel-pass-5521" in str(posted) for posted in site.posted)
+
+
+def test_an_address_with_a_password_in_it_is_refused_without_repeating_the_password(people):
+    member = people["member"]
+    session = session_row(member)
+    said = refused(
+        member, "browserNavigate", {"sessionId": session.handle, "url": "https://ana:s3cr3t-pw@example.org/"}
+    )
+    assert "vault" in said and "s3cr3t-pw" not in said
+    assert not BrowserAction.objects.filter(session=session, detail__contains="s3cr3t").exists()
