@@ -67,9 +67,12 @@ def portal() -> Iterator[Site]:
                 # A sign-in page that sends itself, a moment after it was examined, to a look-alike
                 # on another host, its field under the ref the examination gave the agent.
                 elsewhere = f"http://localhost:{self.server.server_address[1]}/lookalike?ref="
+                # It goes once the examination has marked its field, half a second later.
                 later = (
-                    "<script>setTimeout(() => location.assign("
-                    f"{elsewhere!r} + document.querySelector('input').dataset.atriumRef), 700)</script>"
+                    "<script>const field = document.querySelector('input');"
+                    "new MutationObserver(() => setTimeout(() => location.assign("
+                    f"{elsewhere!r} + field.dataset.atriumRef), 500))"
+                    ".observe(field, {attributes: true, attributeFilter: ['data-atrium-ref']});</script>"
                 )
                 self._send(200, LOGIN.replace("</body>", later + "</body>").encode())
             elif path == "/lookalike":
