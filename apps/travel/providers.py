@@ -105,12 +105,16 @@ class FlightsAndStays(Protocol):
     def cancel_stay(self, booking_id: str) -> Cancellation: ...
 
 
+MOST = Decimal(10) ** 10
+
+
 def _money(value: Any) -> Decimal:
     try:
         amount = Decimal(str(value))
     except (InvalidOperation, ValueError):
         raise errors.TravelProviderNotJson(provider="duffel") from None
-    if not amount.is_finite():
+    # A price or a refund is never below nothing, nor beyond what a price column keeps.
+    if not amount.is_finite() or not 0 <= amount < MOST:
         raise errors.TravelProviderNotJson(provider="duffel")
     return amount.quantize(Decimal("0.01"))
 

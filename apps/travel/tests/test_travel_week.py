@@ -74,7 +74,13 @@ def _offer_answer(**changes: Any) -> tuple[int, Any]:
 
 def test_an_offer_of_the_wrong_shape_is_a_clear_provider_error(people, served):
     member = people["member"]
-    for broken in ({"slices": ["LHR-LIS"]}, {"passengers": ["pas_0001"]}, {"owner": "Kestrel Air"}):
+    for broken in (
+        {"slices": ["LHR-LIS"]},
+        {"passengers": ["pas_0001"]},
+        {"owner": "Kestrel Air"},
+        {"total_amount": "-149.90"},
+        {"total_amount": "1e12"},
+    ):
         served.answers["POST /air/offer_requests"] = _offer_answer(**broken)
         message = refused(member, "findFlightOffers", _search())
         assert "not the expected JSON" in message and "Nothing was booked" in message, message
