@@ -13,6 +13,13 @@ MASTODON_URL_LENGTH = 23
 URL = re.compile(r"https?://[^\s<>\"]+[^\s<>\".,;:!?)\]'\u2019\u201d]")
 
 
+def web_link(url: str) -> str:
+    """`url` when it is an http(s) address, else "": what a network answers as a post's or a
+    profile's address is linked to on the settings page, and a `javascript:` one would run there."""
+    url = url.strip()
+    return url if url.lower().startswith(("https://", "http://")) else ""
+
+
 def compose(text: str, links: list[str]) -> str:
     """The text as posted: the links not already in it follow it, each on a line of its own."""
     text = text.strip()

@@ -72,7 +72,7 @@ def account_connect(*, actor: Any, network: str, server: str, handle: str, secre
                 server=server,
                 handle=identity.handle,
                 remote_id=identity.remote_id,
-                profile_url=identity.profile_url[:500],
+                profile_url=lib.web_link(identity.profile_url)[:500],
                 credential_encrypted=encryption.encrypt(secret),
                 connected_by=actor,
             )
@@ -230,7 +230,7 @@ def deliver(post_id: int, *, now: datetime | None = None) -> str:
             state=SocialPost.State.SENT,
             reason="",
             remote_id=published.remote_id[:300],
-            remote_url=published.url[:500],
+            remote_url=lib.web_link(published.url)[:500],
             sent_at=timezone.now(),
         )
         logger.info("social post %s sent", post.pk)

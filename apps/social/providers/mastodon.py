@@ -48,6 +48,8 @@ class MastodonNetwork:
         with _answered():
             client.app_verify_credentials()
             account = client.account_verify_credentials()
+        if not _has(account, "acct", "id"):
+            raise SocialProviderRefused(network="Mastodon", problem=_("its answer is not an account"))
         return Identity(
             handle=_handle(str(account["acct"]), login.server),
             remote_id=str(account["id"]),
@@ -59,6 +61,9 @@ class MastodonNetwork:
         outbound.reached("Mastodon status")
         with _answered():
             status = client.status_post(text, idempotency_key=key, visibility="public")
+        if not _has(status, "id"):
+            # Whether it went out is unknown: a retry carries the same key, so it cannot post twice.
+            raise SocialProviderUnavailable(network="Mastodon", problem=_("its answer is not a status"))
         return Published(remote_id=str(status["id"]), url=str(status.get("url") or status.get("uri") or ""))
 
 
@@ -78,6 +83,12 @@ def _answered() -> Iterator[None]:
         if isinstance(error, MastodonAPIError):
             raise SocialProviderRefused(network="Mastodon", problem=_status(error)) from error
         raise
+
+
+def _has(answer: object, *names: str) -> bool:
+    """Whether a JSON answer is an object with every one of `names` set (a server may answer
+    anything with a 200: an error page's JSON, a list)."""
+    return isinstance(answer, dict) and all(answer.get(name) not in (None, "") for name in names)
 
 
 def _handle(acct: str, server: str) -> str:

@@ -1,0 +1,67 @@
+"""What a week of posting found: a marketer (the area's admin) connects the team's Mastodon
+account and schedules the week's posts through Marketing's tools, and the team reads the settings
+page. An instance that answers a 200 that is not a status no longer passes for a post without a
+reason: the post is tried again with the same idempotency key (it cannot go out twice) and says why;
+an answer to the credential check that is not an account is a clear refusal instead of a crash;
+an address the network gives for a post or a profile that is not an http(s) link (`javascript:`)
+is not kept, so the settings page never links to it."""
+
+import pytest
+
+from apps.catalogue.testing import confirmed, ok
+from apps.social import services
+from apps.social.models import SocialAccount, SocialPost
+from apps.social.tests import servers
+
+CONFIRM = {"capabilities": {"elicitation": {}}, "elicit": confirmed}
+State = SocialPost.State
+
+
+@pytest.fixture
+def mastodon():
+    with servers.mastodon() as served:
+        yield served
+
+
+@pytest.fixture
+def account(people, mastodon) -> SocialAccount:
+    return services.account_connect(
+        actor=people["admin"],
+        network="mastodon",
+        server=mastodon.url,
+        handle="",
+        secret=servers.MASTODON_TOKEN,
+    )
+
+
+def test_a_status_answer_of_the_wrong_shape_fails_the_post_instead_of_leaving_it_sending(
+    people, account, mastodon
+):
+    mastodon.fail.append((200, {"unexpected": True}))
+    answer = ok(people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": "Hello"}, **CONFIRM)
+
+    post = SocialPost.objects.get()
+    assert post.state != State.SENDING
+    assert answer["post"]["state"] == post.state
+    assert post.reason
+
+
+def test_a_verify_answer_of_the_wrong_shape_is_a_clear_refusal(people, mastodon):
+    mastodon.fail.extend([(200, {"name": "x"}), (200, ["not", "an", "account"])])
+    from apps.social.errors import SocialProviderRefused, SocialProviderUnavailable
+
+    with pytest.raises((SocialProviderRefused, SocialProviderUnavailable)):
+        services.account_connect(
+            actor=people["admin"], network="mastodon", server=mastodon.url, handle="", secret="t"
+        )
+    assert not SocialAccount.objects.exists()
+
+
+def test_a_post_link_the_network_gives_that_is_not_http_is_not_kept(people, account, mastodon, acme_client):
+    mastodon.fail.append((200, {"id": "7", "url": "javascript:alert(document.cookie)"}))
+    answer = ok(people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": "Hi"}, **CONFIRM)
+
+    assert answer["post"]["state"] == State.SENT
+    assert answer["post"]["url"] == ""
+    acme_client.force_login(people["viewer"])
+    assert "javascript:" not in acme_client.get("/settings/social/").content.decode()
