@@ -1,7 +1,7 @@
 """A fetched page's text: HTML's main text as Markdown (trafilatura, its links made absolute), its
 title and date of publication; plain text as it is; a PDF's text through the Files area's
-extraction (apps.files.api.text_of). The characters are those the server named, else those
-charset-normalizer finds."""
+extraction (apps.files.api.text_of). The characters are those the server named, else UTF-8 when
+the bytes are valid UTF-8, else those charset-normalizer finds."""
 
 from dataclasses import dataclass, field
 
@@ -30,6 +30,12 @@ def decoded(body: bytes, charset: str) -> str:
             return body.decode(charset, errors="replace")
         except LookupError:
             pass
+    try:
+        # Without a charset named, a body that is valid UTF-8 is UTF-8 (the web's own, and what
+        # a guess takes for UTF-16 when it holds a NUL): the guess is for the rest.
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     best = charset_normalizer.from_bytes(body).best()
     return str(best) if best is not None else body.decode("utf-8", errors="replace")
 

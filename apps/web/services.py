@@ -11,6 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.actors import require
+from apps.core.clean import storable, storable_json
+from apps.core.clean import text as clean_text
 from apps.web import fetching, reading, searching
 from apps.web.models import CachedPage, WebCall
 from apps.web.permissions import WebPerm
@@ -82,10 +84,11 @@ def extract(*, actor: Any, url: str, fresh: bool = False) -> Extracted:
         "url": url[:2000],
         "final_url": fetched.url[:2000],
         "content_type": fetched.content_type,
-        "title": page.title[:300],
-        "text": page.text[:MAX_KEPT_CHARS],
-        "links": page.links,
-        "published": page.published[:40],
+        # A page may hold what PostgreSQL keeps in no text (NUL, a lone surrogate).
+        "title": storable(page.title)[:300],
+        "text": storable(page.text)[:MAX_KEPT_CHARS],
+        "links": storable_json(page.links),
+        "published": storable(page.published)[:40],
         "size": len(fetched.body),
         "content_hash": hashlib.sha256(fetched.body).hexdigest(),
         "fetched_at": now,
@@ -107,6 +110,7 @@ def extract(*, actor: Any, url: str, fresh: bool = False) -> Extracted:
 def search(*, actor: Any, query: str, count: int, language: str = "") -> tuple[str, list[searching.Result]]:
     """The configured provider's name and its results for `query`."""
     require(actor, WebPerm.USE)
+    query = clean_text(query, field="query", limit=400, required=True)
     provider = searching.provider()
     results = provider.search(query, count=count, language=language)
     _log(actor, kind=WebCall.Kind.SEARCH, query=query[:400], provider=provider.name, results=len(results))
