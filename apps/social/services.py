@@ -44,6 +44,8 @@ STALE_MINUTES = 10
 # A time this far in the past still counts as "now" (a clock apart, a slow call).
 PAST_GRACE = timedelta(minutes=1)
 MAX_LINKS = 4
+# The longest handle and remote id kept (SocialAccount.handle, remote_id).
+IDENTITY_CHARS = 300
 
 
 def adapter(account: SocialAccount) -> Adapter:
@@ -65,6 +67,12 @@ def account_connect(*, actor: Any, network: str, server: str, handle: str, secre
         raise invalid("handle", _("Give the Bluesky handle (name.bsky.social)."))
     server = checked_server(server.strip() or (BLUESKY_SERVER if network == Network.BLUESKY else ""))
     identity = NETWORKS[network].verify(Login(server=server, handle=handle, secret=secret))
+    if max(len(identity.handle), len(identity.remote_id)) > IDENTITY_CHARS:
+        # What the server says the account is, kept whole or not at all.
+        raise SocialProviderRefused(
+            network=NETWORKS[network].label,
+            problem=_("it named the account with more than {count} characters").format(count=IDENTITY_CHARS),
+        )
     try:
         with transaction.atomic():
             return SocialAccount.objects.create(

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from apps.core import outbound
+from apps.core.clean import shows_something
 from apps.social.errors import SocialServerRefused, SocialTextEmpty, SocialTextTooLong
 
 
@@ -60,7 +61,7 @@ def checked_server(url: str) -> str:
 
 
 def check_length(network: Network, text: str) -> None:
-    if not text.strip():
+    if not shows_something(text):  # spaces, or zero-width characters a reader would not see
         raise SocialTextEmpty()
     length = network.length(text)
     if length > network.limit:

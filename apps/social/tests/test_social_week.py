@@ -4,12 +4,15 @@ page. An instance that answers a 200 that is not a status no longer passes for a
 reason: the post is tried again with the same idempotency key (it cannot go out twice) and says why;
 an answer to the credential check that is not an account is a clear refusal instead of a crash;
 an address the network gives for a post or a profile that is not an http(s) link (`javascript:`)
-is not kept, so the settings page never links to it."""
+is not kept, so the settings page never links to it; an account name longer than is kept is a
+refusal, not a database error. A post of zero-width characters, which shows nothing, went out:
+it is refused as empty, as a post of spaces is."""
 
 import pytest
 
-from apps.catalogue.testing import confirmed, ok
+from apps.catalogue.testing import call, confirmed, ok, text_of
 from apps.social import services
+from apps.social.errors import SocialProviderRefused, SocialProviderUnavailable
 from apps.social.models import SocialAccount, SocialPost
 from apps.social.tests import servers
 
@@ -48,8 +51,6 @@ def test_a_status_answer_of_the_wrong_shape_fails_the_post_instead_of_leaving_it
 
 def test_a_verify_answer_of_the_wrong_shape_is_a_clear_refusal(people, mastodon):
     mastodon.fail.extend([(200, {"name": "x"}), (200, ["not", "an", "account"])])
-    from apps.social.errors import SocialProviderRefused, SocialProviderUnavailable
-
     with pytest.raises((SocialProviderRefused, SocialProviderUnavailable)):
         services.account_connect(
             actor=people["admin"], network="mastodon", server=mastodon.url, handle="", secret="t"
@@ -65,3 +66,21 @@ def test_a_post_link_the_network_gives_that_is_not_http_is_not_kept(people, acco
     assert answer["post"]["url"] == ""
     acme_client.force_login(people["viewer"])
     assert "javascript:" not in acme_client.get("/settings/social/").content.decode()
+
+
+def test_a_post_of_only_invisible_characters_is_refused_as_empty(people, account, mastodon):
+    for text in ("\u200b\u200b", "\u2060\ufeff"):
+        result = call(
+            people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": text}, **CONFIRM
+        )
+        assert result["isError"] is True and "no text" in text_of(result), result
+    assert not SocialPost.objects.exists() and not mastodon.posts()
+
+
+def test_an_account_name_longer_than_is_kept_is_a_refusal_not_a_crash(people, mastodon):
+    mastodon.fail.extend([(200, {"name": "Atrium"}), (200, {"id": "1", "acct": "a" * 400})])
+    with pytest.raises(SocialProviderRefused):
+        services.account_connect(
+            actor=people["admin"], network="mastodon", server=mastodon.url, handle="", secret="t"
+        )
+    assert not SocialAccount.objects.exists()
