@@ -140,9 +140,12 @@ def _unmapped(address: IPAddress) -> IPAddress:
     return address
 
 
-def check_url(url: str, *, noun: str, allow_loopback: bool, require_resolution: bool = False) -> Target:
+def check_url(
+    url: str, *, noun: str, allow_loopback: bool, require_resolution: bool = False, allow_http: bool = False
+) -> Target:
     """The checked target of `url`, or UnsafeUrl. `noun` names the URL in messages ("The webhook
-    URL")."""
+    URL"). `allow_http`: plain http to public addresses too (a public web page read, which many
+    sites still serve over http only); elsewhere http is for loopback in development."""
     url = url.strip()
     if len(url) > MAX_URL_LENGTH:
         raise UnsafeUrl(
@@ -188,7 +191,7 @@ def check_url(url: str, *, noun: str, allow_loopback: bool, require_resolution: 
                 % {"host": host, "address": address}
             )
     all_loopback = bool(addresses) and all(_unmapped(address).is_loopback for address in addresses)
-    if scheme == "http" and not (allow_loopback and all_loopback):
+    if scheme == "http" and not (allow_http or (allow_loopback and all_loopback)):
         raise UnsafeUrl(
             _("%(noun)s must use https (http is accepted only for loopback in development).") % {"noun": noun}
         )

@@ -1,5 +1,6 @@
 """How webExtract reads a page itself: every address checked (apps.core.outbound: DNS resolved,
-private, link-local and metadata addresses refused) and reached at the address the check resolved,
+private, link-local and metadata addresses refused; http as well as https, as pages are served;
+no user name or password in it) and reached at the address the check resolved,
 each redirect checked again, at most `MAX_REDIRECTS` of them; the site's robots.txt honoured; at
 most ATRIUM_WEB_PER_DOMAIN_PER_MINUTE requests to one host a minute; at most
 ATRIUM_WEB_MAX_BYTES read within ATRIUM_WEB_FETCH_SECONDS; HTML, plain text and PDF only.
@@ -9,7 +10,7 @@ import logging
 import time
 import urllib.robotparser
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
 from django.conf import settings
@@ -37,16 +38,39 @@ class Fetched:
     body: bytes
 
 
+def _shown(url: str) -> str:
+    """`url` as an error may quote it: without a user name and password."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
 def _checked(url: str, asked: str) -> outbound.Target:
+    """The target of `url` (the address asked, or a redirect's), checked: http or https to public
+    addresses, and no user name or password (they would be sent, logged and cached with it)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        parts = None
+    if parts is not None and "@" in parts.netloc:
+        raise errors.UrlRefused(
+            url=_shown(asked),
+            reason=_("an address with a user name or password in it is not read; give it without them."),
+        )
     try:
         return outbound.check_url(
             url,
             noun=_("The address"),
             allow_loopback=settings.WEBHOOKS_ALLOW_LOOPBACK,
             require_resolution=True,
+            allow_http=True,
         )
     except outbound.UnsafeUrl as unsafe:
-        raise errors.UrlRefused(url=asked, reason=unsafe.message) from None
+        raise errors.UrlRefused(url=_shown(asked), reason=unsafe.message) from None
 
 
 def _remaining(deadline: float, asked: str) -> float:

@@ -3,11 +3,19 @@ their agents, and look at Settings → Web browser. A page holding a NUL (a text
 a crash when it was kept: it is now kept without it. A UTF-8 page whose server named no charset was
 read as UTF-16 when it held a NUL (charset-normalizer's guess), a page of Chinese-looking noise: a
 body that is valid UTF-8 is now read as UTF-8 before anything is guessed. A query of spaces went
-to the provider as an empty search and was logged: it is refused as a required field."""
+to the provider as an empty search and was logged: it is refused as a required field. A public
+page served over plain http was refused ("must use https"), as a webhook's address is: it is read
+now, still only at public addresses. An address with a user name and password in it was fetched,
+and the password kept in the caller's log (read by the area's admins) and the shared cache: it is
+refused, and the refusal quotes the address without them."""
+
+import ipaddress
 
 import pytest
 
-from apps.catalogue.testing import call, ok
+from apps.catalogue.testing import call, ok, text_of
+from apps.core import outbound
+from apps.web import errors, fetching
 from apps.web.models import CachedPage, WebCall
 from apps.web.tests.servers import Engine, searxng, site
 
@@ -46,3 +54,22 @@ def test_a_blank_query_is_refused_before_the_provider_is_asked(people, settings)
         result = call(people["member"], "webSearch", {"query": " \u200b "})
     assert result["isError"] is True, result
     assert engine.queries == [] and not WebCall.objects.exists()
+
+
+def test_a_public_page_over_plain_http_may_be_read(monkeypatch):
+    public = ipaddress.ip_address("93.184.215.14")
+    monkeypatch.setattr(outbound, "_resolve", lambda host, port: [public])
+
+    target = fetching._checked("http://kestrel-news.example/harbour", "http://kestrel-news.example/harbour")
+    assert (target.scheme, target.addresses) == ("http", (str(public),))
+    with pytest.raises(errors.UrlRefused):
+        fetching._checked("ftp://kestrel-news.example/harbour", "ftp://kestrel-news.example/harbour")
+
+
+def test_an_address_with_a_password_in_it_is_refused_and_logged_nowhere(people, pages, acme_client):
+    secret = pages.url.replace("http://", "http://nora:hunter2@") + "/article"
+    result = call(people["member"], "webExtract", {"url": secret})
+
+    assert result["isError"] is True and "hunter2" not in text_of(result), result
+    assert not WebCall.objects.exists() and not CachedPage.objects.exists()
+    assert pages.asked == []
