@@ -1,5 +1,6 @@
 """What a post's text is on each network: the text with its links after it, its length as the
-network counts it (Mastodon: characters, any URL as 23; Bluesky: graphemes), and the places of its
+network counts it (Mastodon: characters, any URL as 23, a remote mention as its user name;
+Bluesky: graphemes), and the places of its
 links (Bluesky's facets: UTF-8 byte ranges)."""
 
 import re
@@ -32,8 +33,12 @@ def graphemes(text: str) -> int:
     return sum(1 for _ in iter_graphemes(text))
 
 
+# A remote mention (@name@instance): Mastodon counts its user name alone (its compose counter).
+MENTION = re.compile(r"(^|[^/\w])@([a-z0-9_]+)@[a-z0-9.-]+[a-z0-9]+", re.IGNORECASE)
+
+
 def mastodon_length(text: str) -> int:
-    return len(URL.sub("x" * MASTODON_URL_LENGTH, text))
+    return len(MENTION.sub(r"\1@\2", URL.sub("x" * MASTODON_URL_LENGTH, text)))
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ class Network(Protocol):
     label: str
     limit: int
     unit: str
+    # The most UTF-8 bytes the network takes besides `limit` (0: none): Bluesky's 3000.
+    max_bytes: int
 
     def length(self, text: str) -> int: ...
 
@@ -71,4 +73,13 @@ def check_length(network: Network, text: str) -> None:
             network=network.label,
             limit=network.limit,
             over=length - network.limit,
+        )
+    size = len(text.encode())
+    if network.max_bytes and size > network.max_bytes:
+        raise SocialTextTooLong(
+            length=size,
+            unit="bytes",
+            network=network.label,
+            limit=network.max_bytes,
+            over=size - network.max_bytes,
         )

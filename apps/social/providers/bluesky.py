@@ -33,6 +33,8 @@ class BlueskyNetwork:
     label = "Bluesky"
     limit = 300
     unit = "graphemes"
+    # The record's text: at most 300 graphemes and 3000 UTF-8 bytes (app.bsky.feed.post's lexicon).
+    max_bytes = 3000
 
     def length(self, text: str) -> int:
         return lib.graphemes(text)

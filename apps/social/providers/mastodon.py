@@ -30,6 +30,7 @@ class MastodonNetwork:
     # Mastodon's default; an instance may allow more.
     limit = 500
     unit = "characters"
+    max_bytes = 0
 
     def length(self, text: str) -> int:
         return lib.mastodon_length(text)

@@ -230,7 +230,7 @@ def test_bluesky_posts_with_link_facets_and_300_graphemes_at_most(people, bluesk
     post = api.post(
         actor=people["admin"],
         account_id=account.pk,
-        text=family * 200 + " Read",
+        text=family * 150 + " Read",
         links=["https://acme.example/b/"],
     )
     assert post.state == State.SENT, post.reason

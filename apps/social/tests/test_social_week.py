@@ -6,7 +6,10 @@ an answer to the credential check that is not an account is a clear refusal inst
 an address the network gives for a post or a profile that is not an http(s) link (`javascript:`)
 is not kept, so the settings page never links to it; an account name longer than is kept is a
 refusal, not a database error. A post of zero-width characters, which shows nothing, went out:
-it is refused as empty, as a post of spaces is."""
+it is refused as empty, as a post of spaces is. A Bluesky post within 300 graphemes but over the
+3000 bytes its record takes (emoji families) was scheduled and failed at the network: it is
+refused before. A Mastodon post with remote mentions was refused as too long, each @name@instance
+counted whole where Mastodon counts the user name alone."""
 
 import pytest
 
@@ -84,3 +87,32 @@ def test_an_account_name_longer_than_is_kept_is_a_refusal_not_a_crash(people, ma
             actor=people["admin"], network="mastodon", server=mastodon.url, handle="", secret="t"
         )
     assert not SocialAccount.objects.exists()
+
+
+@pytest.fixture
+def bluesky():
+    with servers.bluesky() as served:
+        yield served
+
+
+def test_a_bluesky_post_over_its_3000_bytes_is_refused_before_it_is_scheduled(people, bluesky):
+    account = services.account_connect(
+        actor=people["admin"],
+        network="bluesky",
+        server=bluesky.url,
+        handle=servers.BLUESKY_HANDLE,
+        secret=servers.BLUESKY_PASSWORD,
+    )
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one grapheme, 25 bytes
+    result = call(
+        people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": family * 150}, **CONFIRM
+    )
+
+    assert result["isError"] is True and "3000" in text_of(result), result
+    assert not SocialPost.objects.exists() and not bluesky.posts()
+
+
+def test_a_mastodon_mention_counts_as_its_user_name_as_mastodon_counts_it(people, account, mastodon):
+    text = "Thanks " + "@harbourmaster@kestrel-bay-community.social " * 12 + "x" * 150
+    answer = ok(people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": text}, **CONFIRM)
+    assert answer["post"]["state"] == State.SENT
