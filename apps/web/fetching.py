@@ -135,6 +135,27 @@ def _get(
         raise errors.FetchUnreachable(url=asked, kind=type(error).__name__) from None
 
 
+def _robots_file(
+    client: httpx.Client, url: str, *, deadline: float, asked: str
+) -> tuple[httpx.Response | None, bytes]:
+    """The site's robots.txt answer, its redirects followed (RFC 9309: at least five; each address
+    checked as a page's is), or None when there was none to be had (a 5xx's rule: allow nothing).
+    Past five redirects the last one is answered: the file is unavailable, which allows all."""
+    response: httpx.Response | None = None
+    body = b""
+    for _hop in range(MAX_REDIRECTS + 1):
+        robots = _checked(url, asked)
+        try:
+            response, body = _get(client, robots, deadline=deadline, asked=asked, limit=ROBOTS_BYTES)
+        except (errors.PageUnreadable, errors.PageTooLarge, errors.FetchTimedOut):
+            return None, b""
+        location = response.headers.get("location", "") if response.is_redirect else ""
+        if not location:
+            return response, body
+        url = urljoin(url, location)
+    return response, body
+
+
 def _robots_allow(client: httpx.Client, target: outbound.Target, *, deadline: float, asked: str) -> bool:
     """Whether the site's robots.txt lets AtriumBot read the target (RFC 9309: none there, or a
     4xx, allows all; a server error or no answer allows nothing). Kept an hour per site."""
@@ -142,11 +163,7 @@ def _robots_allow(client: httpx.Client, target: outbound.Target, *, deadline: fl
     key = f"web:robots:{origin}"
     text = cache.get(key)
     if text is None:
-        robots = _checked(f"{origin}/robots.txt", asked)
-        try:
-            response, body = _get(client, robots, deadline=deadline, asked=asked, limit=ROBOTS_BYTES)
-        except (errors.PageUnreadable, errors.PageTooLarge, errors.FetchTimedOut):
-            response, body = None, b""
+        response, body = _robots_file(client, f"{origin}/robots.txt", deadline=deadline, asked=asked)
         if response is None or response.status_code >= 500:
             text = "User-agent: *\nDisallow: /\n"
         elif response.status_code == 200 and not response.is_redirect:

@@ -7,7 +7,9 @@ to the provider as an empty search and was logged: it is refused as a required f
 page served over plain http was refused ("must use https"), as a webhook's address is: it is read
 now, still only at public addresses. An address with a user name and password in it was fetched,
 and the password kept in the caller's log (read by the area's admins) and the shared cache: it is
-refused, and the refusal quotes the address without them."""
+refused, and the refusal quotes the address without them. A robots.txt answered with a redirect
+(http to https, to a canonical host) was taken as no file and allowed everything: its redirects
+are followed, each address checked, and the file they lead to honoured."""
 
 import ipaddress
 
@@ -73,3 +75,16 @@ def test_an_address_with_a_password_in_it_is_refused_and_logged_nowhere(people, 
     assert result["isError"] is True and "hunter2" not in text_of(result), result
     assert not WebCall.objects.exists() and not CachedPage.objects.exists()
     assert pages.asked == []
+
+
+def test_a_robots_txt_behind_a_redirect_is_followed_and_honoured(people, pages):
+    pages.pages["/robots.txt"] = (301, {"Location": "/site-robots.txt"}, b"")
+    pages.pages["/site-robots.txt"] = (
+        200,
+        {"Content-Type": "text/plain"},
+        b"User-agent: *\nDisallow: /private/\n",
+    )
+    result = call(people["member"], "webExtract", {"url": f"{pages.url}/private/page"})
+
+    assert result["isError"] is True and "robots.txt" in text_of(result), result
+    assert "/private/page" not in pages.asked
