@@ -116,6 +116,10 @@ def _marketing_post(post_id: int) -> social.SocialPost:
     return found
 
 
+# The arguments each action of manageSocialPost takes besides the post.
+TAKES = {"reschedule": ("at",), "edit": ("text",)}
+
+
 @tool("manageSocialPost", permission=MarketingPerm.VIEW, title="Manage a social post", open_world=True)
 def manage_social_post(
     ctx: ToolContext,
@@ -129,6 +133,13 @@ def manage_social_post(
     text: Annotated[str | None, Field(max_length=3000, description="edit: the new text")] = None,
 ) -> PostedOut:
     """A Marketing social post's status, or while scheduled: reschedule it, edit its text, cancel it."""
+    takes = TAKES.get(action, ())
+    for name, given in (("at", at), ("text", text)):
+        if given is not None and name not in takes:
+            # Dropped, it would read as done: an edit's new time, a reschedule's new text.
+            raise invalid(
+                name, _("{action} does not take it: reschedule takes at, edit takes text"), action=action
+            )
     found = _marketing_post(post_id)
     if action != "status":
         require(ctx.actor, MarketingPerm.LAUNCH)

@@ -9,9 +9,14 @@ refusal, not a database error. A post of zero-width characters, which shows noth
 it is refused as empty, as a post of spaces is. A Bluesky post within 300 graphemes but over the
 3000 bytes its record takes (emoji families) was scheduled and failed at the network: it is
 refused before. A Mastodon post with remote mentions was refused as too long, each @name@instance
-counted whole where Mastodon counts the user name alone."""
+counted whole where Mastodon counts the user name alone. manageSocialPost dropped an argument its
+action does not take (an edit's new time, a reschedule's new text) and answered as if all was
+done: it refuses it, and nothing changes."""
+
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from apps.catalogue.testing import call, confirmed, ok, text_of
 from apps.social import services
@@ -116,3 +121,27 @@ def test_a_mastodon_mention_counts_as_its_user_name_as_mastodon_counts_it(people
     text = "Thanks " + "@harbourmaster@kestrel-bay-community.social " * 12 + "x" * 150
     answer = ok(people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": text}, **CONFIRM)
     assert answer["post"]["state"] == State.SENT
+
+
+def test_manage_refuses_an_argument_its_action_does_not_take_instead_of_dropping_it(people, account):
+    later = (timezone.now() + timedelta(days=2)).replace(microsecond=0)
+    made = ok(
+        people["admin"],
+        "scheduleSocialPost",
+        {"accountId": account.pk, "text": "Ferries resume", "at": later.isoformat()},
+        **CONFIRM,
+    )
+    post_id = made["post"]["id"]
+    for arguments in (
+        {
+            "action": "reschedule",
+            "at": (later + timedelta(days=1)).isoformat(),
+            "text": "Ferries resume Monday",
+        },
+        {"action": "edit", "text": "Ferries resume Monday", "at": (later + timedelta(days=1)).isoformat()},
+        {"action": "cancel", "text": "Ferries resume Monday"},
+    ):
+        result = call(people["admin"], "manageSocialPost", {"postId": post_id, **arguments})
+        assert result["isError"] is True, (arguments, result)
+    post = SocialPost.objects.get()
+    assert (post.text, post.scheduled_at, post.state) == ("Ferries resume", later, State.SCHEDULED)
