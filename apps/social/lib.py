@@ -38,7 +38,11 @@ MENTION = re.compile(r"(^|[^/\w])@([a-z0-9_]+)@[a-z0-9.-]+[a-z0-9]+", re.IGNOREC
 
 
 def mastodon_length(text: str) -> int:
-    return len(MENTION.sub(r"\1@\2", URL.sub("x" * MASTODON_URL_LENGTH, text)))
+    counted, last = [], 0
+    for begin, end in urls(text):
+        counted += [text[last:begin], "x" * MASTODON_URL_LENGTH]
+        last = end
+    return len(MENTION.sub(r"\1@\2", "".join([*counted, text[last:]])))
 
 
 @dataclass(frozen=True)
@@ -48,10 +52,31 @@ class Span:
     url: str
 
 
+def urls(text: str) -> list[tuple[int, int]]:
+    """Where each URL of the text starts and ends (characters). A closing parenthesis after one is
+    its own while it closes one the URL opened (`.../Kestrel_(bird)`), not a sentence's."""
+    found = []
+    for match in URL.finditer(text):
+        end = match.end()
+        while (
+            end < len(text)
+            and text[end] == ")"
+            and text[match.start() : end].count("(") > text[match.start() : end].count(")")
+        ):
+            end += 1
+        found.append((match.start(), end))
+    return found
+
+
+def is_link(value: str) -> bool:
+    """Whether `value` is one http(s) URL, whole."""
+    return urls(value) == [(0, len(value))]
+
+
 def link_spans(text: str) -> list[Span]:
     """Every URL of the text with its UTF-8 byte range (Bluesky's richtext facets)."""
     spans = []
-    for match in URL.finditer(text):
-        start = len(text[: match.start()].encode())
-        spans.append(Span(start, start + len(match.group().encode()), match.group()))
+    for begin, end in urls(text):
+        start = len(text[:begin].encode())
+        spans.append(Span(start, start + len(text[begin:end].encode()), text[begin:end]))
     return spans

@@ -110,7 +110,7 @@ def post_check(*, account: SocialAccount, text: str, links: list[str], at: datet
     if len(links) > MAX_LINKS:
         raise invalid("links", _("At most {count} links."), count=MAX_LINKS)
     for link in links:
-        if not lib.URL.fullmatch(link.strip()):
+        if not lib.is_link(link.strip()):
             raise invalid("links", _("“{link}” is not an http(s) link."), link=link[:200])
     posted = lib.compose(text, [link.strip() for link in links])
     check_length(adapter(account), posted)

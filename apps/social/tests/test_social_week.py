@@ -11,7 +11,9 @@ it is refused as empty, as a post of spaces is. A Bluesky post within 300 graphe
 refused before. A Mastodon post with remote mentions was refused as too long, each @name@instance
 counted whole where Mastodon counts the user name alone. manageSocialPost dropped an argument its
 action does not take (an edit's new time, a reschedule's new text) and answered as if all was
-done: it refuses it, and nothing changes."""
+done: it refuses it, and nothing changes. A link ending in a parenthesis it opened (Wikipedia's
+`Kestrel_(bird)`) was refused as not a link, and would have been linked without its last
+character: it is taken, counted and linked whole."""
 
 from datetime import timedelta
 
@@ -145,3 +147,26 @@ def test_manage_refuses_an_argument_its_action_does_not_take_instead_of_dropping
         assert result["isError"] is True, (arguments, result)
     post = SocialPost.objects.get()
     assert (post.text, post.scheduled_at, post.state) == ("Ferries resume", later, State.SCHEDULED)
+
+
+def test_a_link_ending_in_a_parenthesis_is_taken_and_linked_whole(people, bluesky):
+    account = services.account_connect(
+        actor=people["admin"],
+        network="bluesky",
+        server=bluesky.url,
+        handle=servers.BLUESKY_HANDLE,
+        secret=servers.BLUESKY_PASSWORD,
+    )
+    link = "https://en.wikipedia.org/wiki/Kestrel_(bird)"
+    answer = ok(
+        people["admin"],
+        "scheduleSocialPost",
+        {"accountId": account.pk, "text": "Our namesake", "links": [link]},
+        **CONFIRM,
+    )
+
+    assert answer["post"]["state"] == State.SENT
+    [record] = bluesky.posts()
+    [facet] = record["facets"]
+    start, end = facet["index"]["byteStart"], facet["index"]["byteEnd"]
+    assert record["text"].encode()[start:end].decode() == link == facet["features"][0]["uri"]
