@@ -47,16 +47,13 @@ def account(people, mastodon) -> SocialAccount:
     )
 
 
-def test_a_status_answer_of_the_wrong_shape_fails_the_post_instead_of_leaving_it_sending(
-    people, account, mastodon
-):
+def test_a_status_answer_of_the_wrong_shape_is_tried_again_with_its_reason(people, account, mastodon):
     mastodon.fail.append((200, {"unexpected": True}))
     answer = ok(people["admin"], "scheduleSocialPost", {"accountId": account.pk, "text": "Hello"}, **CONFIRM)
 
     post = SocialPost.objects.get()
-    assert post.state != State.SENDING
-    assert answer["post"]["state"] == post.state
-    assert post.reason
+    assert (answer["post"]["state"], post.state) == (State.SCHEDULED, State.SCHEDULED)
+    assert "not a status" in post.reason
 
 
 def test_a_verify_answer_of_the_wrong_shape_is_a_clear_refusal(people, mastodon):
