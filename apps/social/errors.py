@@ -78,6 +78,15 @@ class SocialProviderRefused(AppError):
     msg_format = _("{network} refused it ({problem}). Nothing was posted.")
 
 
+class SocialAccountNameTooLong(SocialProviderRefused):
+    """What the server says the account is, kept whole or not at all."""
+
+    msg_format = _(
+        "{network} named the account with more than {count} characters; it was not connected. "
+        "Nothing was posted."
+    )
+
+
 class SocialProviderUnavailable(AppError):
     """The network could not be reached, answered 5xx or asked to slow down (429): worth a retry."""
 

@@ -23,6 +23,7 @@ from apps.core.actors import Actor, require
 from apps.core.errors import invalid
 from apps.social import lib
 from apps.social.errors import (
+    SocialAccountNameTooLong,
     SocialAlreadyConnected,
     SocialPostNotChangeable,
     SocialProviderRefused,
@@ -68,11 +69,7 @@ def account_connect(*, actor: Any, network: str, server: str, handle: str, secre
     server = checked_server(server.strip() or (BLUESKY_SERVER if network == Network.BLUESKY else ""))
     identity = NETWORKS[network].verify(Login(server=server, handle=handle, secret=secret))
     if max(len(identity.handle), len(identity.remote_id)) > IDENTITY_CHARS:
-        # What the server says the account is, kept whole or not at all.
-        raise SocialProviderRefused(
-            network=NETWORKS[network].label,
-            problem=_("it named the account with more than {count} characters").format(count=IDENTITY_CHARS),
-        )
+        raise SocialAccountNameTooLong(network=NETWORKS[network].label, count=IDENTITY_CHARS)
     try:
         with transaction.atomic():
             return SocialAccount.objects.create(
