@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -127,15 +127,6 @@ def stop(pid: int, profile: str) -> None:
             time.sleep(0.01)
     if profile and Path(profile).parent == Path(settings.ATRIUM_BROWSER_DIR):
         shutil.rmtree(profile, ignore_errors=True)
-
-
-def shown(url: str) -> str:
-    """`url` without a user name or password in it (`https://ana:pw@host/` is `https://host/`):
-    what a session, its log and an answer keep of an address."""
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
 def refusal(url: str, checked: dict[str, str | None] | None = None) -> str | None:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from apps.browser import engine, errors, snapshot
 from apps.browser.models import BrowserAction, BrowserSession
+from apps.core import outbound
 from apps.core.actors import Actor
 
 DOWNLOADS_FOLDER = "/Browser downloads"
@@ -133,7 +134,7 @@ def _process(session: BrowserSession) -> engine.Process:
 def _touch(session: BrowserSession, url: str, title: str, **more: Any) -> None:
     """The session's page as the call left it (saved after the call lets go of the browser: the
     Playwright connection runs an event loop, in which the database is not used)."""
-    session.url = engine.shown(url)[:2000]
+    session.url = outbound.without_credentials(url)[:2000]
     session.title = (title or "")[:300]
     session.last_used_at = timezone.now()
     for name, value in more.items():
@@ -157,7 +158,7 @@ def navigate(*, actor: Actor, handle: str, url: str) -> Where:
     why = engine.refusal(url)
     if why is not None:
         # The refusal is in the log of tool calls (the call's own rows are rolled back with it).
-        raise errors.UrlRefused(url=engine.shown(url), reason=why)
+        raise errors.UrlRefused(url=outbound.without_credentials(url), reason=why)
     session = session_of(actor=actor, handle=handle)
     with engine.page_of(_process(session)) as page:
         response = page.goto(url, wait_until="load")

@@ -140,6 +140,18 @@ def _unmapped(address: IPAddress) -> IPAddress:
     return address
 
 
+def without_credentials(url: str) -> str:
+    """`url` without a user name or password in it (`https://ana:pw@host/` is `https://host/`):
+    what an answer, an error, a log or a kept record may hold of an address someone gave."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
 def check_url(
     url: str, *, noun: str, allow_loopback: bool, require_resolution: bool = False, allow_http: bool = False
 ) -> Target:

@@ -10,7 +10,7 @@ import logging
 import time
 import urllib.robotparser
 from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 from django.conf import settings
@@ -38,17 +38,6 @@ class Fetched:
     body: bytes
 
 
-def _shown(url: str) -> str:
-    """`url` as an error may quote it: without a user name and password."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    if "@" not in parts.netloc:
-        return url
-    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
-
-
 def _checked(url: str, asked: str) -> outbound.Target:
     """The target of `url` (the address asked, or a redirect's), checked: http or https to public
     addresses, and no user name or password (they would be sent, logged and cached with it)."""
@@ -58,7 +47,7 @@ def _checked(url: str, asked: str) -> outbound.Target:
         parts = None
     if parts is not None and "@" in parts.netloc:
         raise errors.UrlRefused(
-            url=_shown(asked),
+            url=outbound.without_credentials(asked),
             reason=_("an address with a user name or password in it is not read; give it without them."),
         )
     try:
@@ -70,7 +59,7 @@ def _checked(url: str, asked: str) -> outbound.Target:
             allow_http=True,
         )
     except outbound.UnsafeUrl as unsafe:
-        raise errors.UrlRefused(url=_shown(asked), reason=unsafe.message) from None
+        raise errors.UrlRefused(url=outbound.without_credentials(asked), reason=unsafe.message) from None
 
 
 def _remaining(deadline: float, asked: str) -> float:
